@@ -15,18 +15,30 @@ Each is read through its result and its work (calls of ``os.lstat``), never time
 
 from __future__ import annotations
 
+import cProfile
 import json
 import os
+import pstats
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import pytest
 
-from lw_storyrepo import atomic
+from lw_storyrepo import atomic, continuity
 from lw_storyrepo.atomic import PATH_PARTS_MAX, recover
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.repo import StoryRepo
 from lwcore.api import LwError
+
+T = TypeVar("T")
+
+
+def _counted(fn: Callable[[], T]) -> tuple[T, int]:
+    """``fn()`` and the calls it made (Python functions, builtins and each step of a generator)."""
+    profile = cProfile.Profile()
+    result = profile.runcall(fn)
+    return result, sum(row[1] for row in pstats.Stats(profile).stats.values())  # type: ignore[attr-defined]
 
 
 def _journal(root: Path, entries: list[dict[str, Any]]) -> Path:
@@ -116,3 +128,38 @@ def test_a_path_as_deep_as_allowed_still_rolls_back(book: StoryRepo) -> None:
     _journal(root, [{"path": rel, "existed": False}])
     assert recover(root) == "rolled-back" and not (root / rel).exists()
     assert atomic.JOURNAL_DIR not in os.listdir(root / ".git")
+
+
+# A pronoun's antecedent (continuity._antecedent): the paragraphs before the pronoun's were read again for each pronoun
+# of a line — the draft's every line walked back to find the nearest four (a draft of 20,000 short lines of 他), and
+# the paragraph before read whole (a 30,000-character line naming people before a line of thousands of 他: 112 s at the
+# draft cap). Now the nearest paragraphs are walked back to and each paragraph is read once per names and aliases.
+
+def _world() -> tuple[continuity.World, re.Pattern[str]]:
+    cards = {"许砚": {"姓名": "许砚"}, "顾衡": {"姓名": "顾衡"}}
+    return (continuity.World(cards=cards, aliases={"许砚": "许砚", "顾衡": "顾衡"}, gender={"许砚": "他", "顾衡": "她"}),
+            re.compile("许砚|顾衡"))
+
+
+def _pronouns(lines: list[str]) -> list[tuple[int, int]]:
+    return [(i, m.start() + 1) for i, line in enumerate(lines) for m in re.finditer("他", line)]
+
+
+def test_thousands_of_pronouns_after_a_long_paragraph_read_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    world, names = _world()
+    lines = ["许砚顾衡" * 7500, "他掏出旧怀表，" * 300]
+    read: list[int] = []
+    original = continuity._read_names
+    monkeypatch.setattr(continuity, "_read_names", lambda n, w, text: read.append(len(text)) or original(n, w, text))
+    found = [continuity._antecedent(names, lines, i, col, world) for i, col in _pronouns(lines)]
+    assert found == ["许砚"] * 300  # 他: of the two named there, the one of his gender
+    assert sum(n for n in read if n > continuity.ANTECEDENT_REACH) == len(lines[0])  # the paragraph before, once
+
+
+def test_a_pronoun_on_each_of_thousands_of_lines_walks_back_to_its_nearest_paragraphs() -> None:
+    world, names = _world()
+    lines = ["顾衡说许砚来了。"] + ["他掏出旧怀表。", ""] * 3000
+    at = _pronouns(lines)
+    found, calls = _counted(lambda: [continuity._antecedent(names, lines, i, col, world) for i, col in at])
+    assert found[:4] == ["许砚"] * 4 and set(found[4:]) == {None}  # carried back at most CARRIED_SPAN paragraphs
+    assert calls < 120 * len(at)  # each walked the whole draft back (thousands of calls per pronoun)
