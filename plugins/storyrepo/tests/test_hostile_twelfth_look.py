@@ -25,7 +25,7 @@ from typing import Any, Callable, TypeVar
 
 import pytest
 
-from lw_storyrepo import atomic, continuity
+from lw_storyrepo import atomic, continuity, names
 from lw_storyrepo.atomic import PATH_PARTS_MAX, recover
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.repo import StoryRepo
@@ -163,3 +163,27 @@ def test_a_pronoun_on_each_of_thousands_of_lines_walks_back_to_its_nearest_parag
     found, calls = _counted(lambda: [continuity._antecedent(names, lines, i, col, world) for i, col in at])
     assert found[:4] == ["许砚"] * 4 and set(found[4:]) == {None}  # carried back at most CARRIED_SPAN paragraphs
     assert calls < 120 * len(at)  # each walked the whole draft back (thousands of calls per pronoun)
+
+
+# A contract line of thousands of places (seven_contract_place_line): each place's name was searched for in the whole
+# draft (names.present, about 1 ms at the cap), a product of the contract's length and the draft's. Now a text asked
+# of more than PAIRS_AFTER times has its pairs of characters read once, and only a term whose pairs are all there is
+# searched for.
+
+class _Scanned(str):
+    """A text that counts the characters its substring searches read."""
+
+    read = 0
+
+    def __contains__(self, term: object) -> bool:
+        _Scanned.read += len(self)
+        return super().__contains__(term)  # type: ignore[operator]
+
+
+def test_thousands_of_terms_asked_of_one_draft_search_it_only_for_those_it_may_hold() -> None:
+    places = ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(2)) + "城" for i in range(4000)]
+    draft = _Scanned("林知夏推开值班室的门，许砚正趴在桌上写病历。" * 2500 + places[7] + "，" + places[3999][:1] + "……" + places[3999][1:])
+    _Scanned.read = 0
+    found = [names.present(p, draft) for p in places]
+    assert [p for p, hit in zip(places, found) if hit] == [places[7], places[3999]]  # whole, and broken by a pause (寒……潭)
+    assert _Scanned.read < 200 * len(draft)  # each of 4,000 places searched the 55,000-character draft two or three times
