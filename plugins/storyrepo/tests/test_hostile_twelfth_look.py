@@ -25,7 +25,7 @@ from typing import Any, Callable, TypeVar
 
 import pytest
 
-from lw_storyrepo import atomic, continuity, names
+from lw_storyrepo import atomic, checks, continuity, names
 from lw_storyrepo.atomic import PATH_PARTS_MAX, recover
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.repo import StoryRepo
@@ -187,3 +187,12 @@ def test_thousands_of_terms_asked_of_one_draft_search_it_only_for_those_it_may_h
     found = [names.present(p, draft) for p in places]
     assert [p for p, hit in zip(places, found) if hit] == [places[7], places[3999]]  # whole, and broken by a pause (寒……潭)
     assert _Scanned.read < 200 * len(draft)  # each of 4,000 places searched the 55,000-character draft two or three times
+
+
+def test_thousands_of_places_on_one_contract_line_each_read_where_it_stands() -> None:
+    places = ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(2)) + "城" for i in range(3000)]
+    line = "许砚去" + "、".join(places) + "，带一盒" + places[5] + "的点心"
+    told, calls = _counted(lambda: [checks._only_telling(p, line) for p in places])
+    assert told == [False] * 3000  # 去…、…: where someone goes (the sixth said once so, once as where 点心 is from)
+    assert checks._only_telling(places[5], "带一盒" + places[5] + "的点心，" + places[5] + "那场雨")
+    assert calls < 40 * len(places)  # a pattern looked up (compiled) for each, the rest of the line copied at each
