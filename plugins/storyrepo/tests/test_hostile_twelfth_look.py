@@ -11,7 +11,12 @@ A journal someone else wrote, or a disk left it, still stopped the recovery — 
   folders deep (resolving it costs the square of its depth: a journal of such paths ran for minutes): refused, located,
   beyond :data:`~lw_storyrepo.atomic.PATH_PARTS_MAX` parts before anything is resolved.
 
-Each is read through its result and its work (calls of ``os.lstat``), never timed."""
+Three readers of a draft grew with the product of two things the author controls (figures in bench/story_hostile.py,
+``twelfth_``): a pronoun's antecedent read the paragraphs before it again for each pronoun (and walked the whole draft
+back to find them); a contract line of thousands of places searched the whole draft for each (``names.present``) and
+read the rest of the line again for each (``checks._only_telling``).
+
+Each is read through its result and its work (calls of ``os.lstat``, calls made, characters searched), never timed."""
 
 from __future__ import annotations
 
