@@ -21,7 +21,9 @@ calendar's day words and months since, rank claims beside a ladder of hundreds o
 short forms of organisations said in full; the ``eleventh_`` cases (the eleventh look) against stop 52's readers — a
 day restated with 是…的, days left before a dated event, a festival on a counted day, a scene's date at dawn, dates with
 bracketed asides on cards of thousands of dated events, a speaker using a thing an owner word names, a pronoun after one
-of untold gender on a 50,000-character line, a verb asked as A-not-A, a time there.
+of untold gender on a 50,000-character line, a verb asked as A-not-A, a time there; the ``twelfth_`` cases (the twelfth
+look) against a pronoun's antecedent read from the paragraphs before it (a long line naming people, or of quotes, before
+thousands of 他; thousands of short lines of 他) and a contract line of thousands of places asked of the draft.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -353,6 +355,23 @@ def eleventh_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
     }
 
 
+def twelfth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Drafts built against a pronoun's antecedent (the twelfth look): the paragraphs before a pronoun's, read again for
+    each pronoun — a line naming people before a line of thousands of 他, a line of quotes before them, thousands of
+    short lines of 他 (each walked the whole draft back), as :func:`shelves`; and a contract line of thousands of
+    places asked of a draft of characters no book holds (each place searched for in the whole draft), as
+    :func:`sixth_look`."""
+    places = [x[:2] + "城" for x in held(n // 15)]
+    rostered = "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)
+    return {
+        "twelfth_contract_places_cjk": ({L.名册: rostered}, HEAD + pieces(n), ["许砚去" + "、".join(places)]),
+        "twelfth_names_then_pronouns": ({}, HEAD + fill("顾衡许砚", n // 2) + "\n" + fill("他掏出旧怀表，", n // 2)),
+        "twelfth_quotes_then_pronouns": ({}, HEAD + fill("“顾衡”", n // 2) + "\n" + fill("他掏出旧怀表，", n // 2)),
+        "twelfth_pronoun_lines": ({}, HEAD + fill("他掏出旧怀表。\n", n)),
+        "twelfth_pronoun_lines_blank": ({}, HEAD + "许砚。\n" + fill("\n \n他掏出旧怀表。", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -452,8 +471,9 @@ def main() -> None:
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
-                         **eleventh_look(cap // 4)}
-        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap)}
+                         **eleventh_look(cap // 4), **twelfth_look(cap // 4)}
+        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
+                     **twelfth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -23,10 +23,11 @@ import json
 import os
 import re
 import shutil
+import stat
 from pathlib import Path
 from typing import Any
 
-from lwcore.api import LwError, atomic_write_bytes, confine, load_json
+from lwcore.api import LwError, atomic_write_bytes, confine, read_json
 
 from lw_storyrepo.faults import fault
 from lw_storyrepo.gitops import Git
@@ -36,7 +37,9 @@ JOURNAL_DIR = "lw-txn"
 _BACKUP = re.compile(r"\d+\.bak")
 """A backup's name in the journal's folder, as :func:`apply_and_commit` names it (``3.bak``)."""
 _HEAD = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-
+PATH_PARTS_MAX = 64
+"""The most folders and file a journal's path holds: no file of a book lies deeper, and resolving where a deeper path
+leads costs the square of its depth (A12, stop 53)."""
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -230,11 +233,21 @@ def recovered_earlier() -> str | None:
     return next((done for done, text in RECOVERED.items() if text in said), None)
 
 
-def _in_book(root: Path, rel: Any, jfile: Path, what: str) -> None:
-    """Refuse (:class:`LwError`) a journal's path that is not a file's or folder's inside the book: outside it once
-    ``..`` and links are resolved (:func:`confine`), the book's folder itself, or inside ``.git``."""
-    confine(root, rel, file=jfile, what=what)
-    inside = Path(os.path.realpath(root / rel)).relative_to(os.path.realpath(root)).parts
+def _in_book(root: Path, base: Path, rel: Any, jfile: Path, what: str) -> None:
+    """Refuse (:class:`LwError`) a journal's path that is not a file's or folder's inside the book (``base``, the
+    book's folder with its links resolved): deeper than :data:`PATH_PARTS_MAX`, one the system cannot look up (a
+    name too long, a loop of links), outside the book once ``..`` and links are resolved (:func:`confine`), the
+    book's folder itself, or inside ``.git``."""
+    if isinstance(rel, str) and (rel.count("/") >= PATH_PARTS_MAX or rel.count("\\") >= PATH_PARTS_MAX):
+        raise LwError(f"{what} {rel[:60]!r}… 不是书里的文件（比 {PATH_PARTS_MAX} 层还深）", file=jfile)
+    inside = confine(root, rel, file=jfile, what=what).relative_to(base).parts
+    for path in (root / rel, temp_of(root / rel)):  # the file and the temp file a killed write left beside it
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # a file the settle was to create
+        except OSError as exc:  # the recovery's own look at it would stop on a traceback
+            raise LwError(f"{what} {rel[:60]!r} 不是书里的文件（{exc.strerror}）", file=jfile) from None
     if not inside or inside[0] == ".git":
         raise LwError(f"{what} {rel!r} 不是书里的文件", file=jfile)
 
@@ -242,8 +255,10 @@ def _in_book(root: Path, rel: Any, jfile: Path, what: str) -> None:
 def _valid_journal(root: Path, journal: Any, jfile: Path) -> dict[str, Any]:
     """``journal`` as :func:`apply_and_commit` writes it, else :class:`LwError` (located at ``jfile``): its old head a
     commit's name or null, each entry's path a file of the book (:func:`_in_book`), a backup for each that existed
-    named as the journal names them (a file of its own folder), each created folder in the book. A journal someone
-    else wrote never has a recovery remove, write or read a file outside the book, nor stop on a traceback (A11, stop 52)."""
+    named as the journal names them (a regular file of its own folder, there), each created folder in the book. A
+    journal someone else wrote never has a recovery remove, write or read a file outside the book, nor stop on a
+    traceback (A11, stop 52) or wait on a pipe (A12, stop 53)."""
+    base = Path(os.path.realpath(root))
     if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list) or "old_head" not in journal:
         raise LwError("不是结转日志（要有 old_head 和 entries 列表）", file=jfile)
     head = journal["old_head"]
@@ -252,17 +267,23 @@ def _valid_journal(root: Path, journal: Any, jfile: Path) -> dict[str, Any]:
     for entry in journal["entries"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("existed"), bool):
             raise LwError(f"条目 {str(entry)[:60]!r} 不是日志条目", file=jfile)
-        _in_book(root, entry.get("path"), jfile, "path")
+        _in_book(root, base, entry.get("path"), jfile, "path")
         backup = entry.get("backup")
         if entry["existed"] and not (isinstance(backup, str) and _BACKUP.fullmatch(backup)):
             raise LwError(f"backup {str(backup)[:60]!r} 不是日志自己的备份", file=jfile)
         if entry["existed"]:
             confine(jfile.parent, str(backup), file=jfile, what="backup")  # no link out of the journal's folder
+            try:  # a pipe would stall the rollback's read of it, a missing one stop it half done
+                regular = stat.S_ISREG(os.lstat(jfile.parent / str(backup)).st_mode)
+            except OSError:
+                regular = False
+            if not regular:
+                raise LwError(f"backup {backup!r} 不是日志文件夹里的文件", file=jfile)
     dirs = journal.get("created_dirs", [])
     if not isinstance(dirs, list):
         raise LwError("created_dirs 不是列表", file=jfile)
     for rel in dirs:
-        _in_book(root, rel, jfile, "created_dirs")
+        _in_book(root, base, rel, jfile, "created_dirs")
     return journal
 
 
@@ -278,7 +299,7 @@ def recover(root: Path) -> str | None:
         shutil.rmtree(jdir, ignore_errors=True)
         return "rolled-back"
     try:
-        journal = _valid_journal(root, load_json(jfile.read_bytes(), jfile), jfile)
+        journal = _valid_journal(root, read_json(jfile), jfile)  # a regular file, bounded: no pipe nor device read
     except LwError as exc:  # its own words (through the catalogues) where it says: the journal, a line of it
         raise LwError(f"上次结转的日志读不出来（{exc.message}）", file=exc.file or jfile, line=exc.line, column=exc.column,
                       expected="git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story") from None

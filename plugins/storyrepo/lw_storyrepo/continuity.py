@@ -3621,6 +3621,45 @@ CARRIED_SPAN = 4
 """How many paragraphs back a pronoun is carried through paragraphs that name nobody (:func:`_antecedent`)."""
 
 
+class _Named(NamedTuple):
+    """What :func:`_antecedent` reads of a text before a pronoun, outside its quotes (“阿照，你来得正好。”她…: a name said in
+    a quote is the one spoken to)."""
+
+    found: tuple[str, ...]  # the characters with a card it names (not by a relation word), each once, in order
+    someone: bool  # whether it names anyone with a card (by a relation word too)
+    plain: str  # the text itself, its quotes left out
+    last: str | None  # its last sentence, or the one before when the last starts with a pronoun (他把…，拉开抽屉，)
+
+
+def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
+    """:class:`_Named` of ``text``."""
+    text = _QUOTED_WORDS.sub("", text)
+    said = [m.group() for m in names.finditer(text)]
+    said_by = [world.aliases.get(x, x) for x in said]
+    said_plain = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
+    if said_plain and said_plain[-1][:1] in HE:
+        said_plain.pop()  # the pronoun's own sentence: the one before it says who
+    return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
+                  any(f in world.cards for f in said_by), text,
+                  said_plain[-1] if said_plain else None)
+
+
+PARAGRAPHS_READ = 4096
+"""How many paragraphs' :class:`_Named` a world keeps (:func:`_paragraph_names`) before it starts again."""
+
+
+def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
+    """:func:`_read_names` of a whole line, read once per line, names and aliases: a paragraph before thousands of
+    pronouns was read again for each (a 30,000-character line of names before a line of 他 took minutes; A12, stop 53)."""
+    memo: tuple[dict[str, str], dict[tuple[re.Pattern[str], str], _Named]] | None = world._by_book.get("paragraph names")
+    if memo is None or memo[0] is not world.aliases or len(memo[1]) >= PARAGRAPHS_READ:
+        memo = world._by_book["paragraph names"] = (world.aliases, {})
+    read = memo[1].get((names, line))
+    if read is None:
+        read = memo[1][(names, line)] = _read_names(names, world, line)
+    return read
+
+
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
                 pov: str | None = None, fit: Callable[[str], bool] | None = None) -> str | None:
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
@@ -3630,26 +3669,26 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     there other than the point of view whose gender is untold is of either, and so then is the point of view when
     theirs is untold too); None when that leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
-    earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
+    earlier: list[str] = []  # the nearest CARRIED_SPAN paragraphs before it, walked back to, not the whole draft's
+    for k in range(i - 1, -1, -1):
+        if len(earlier) == CARRIED_SPAN:
+            break
+        if lines[k].strip():
+            earlier.append(lines[k])
     before = earlier[0] if earlier else ""
     # 林晚合上电脑。⏎地库很大，她走到哪儿…⏎她从包里摸出…: paragraphs naming nobody, led on by the same pronoun,
     # carry it back to the last paragraph that names someone
-    def someone(text: str) -> bool:
-        return any(world.aliases.get(m.group(), m.group()) in world.cards for m in names.finditer(text))
-
     carried = []
     for k, line in enumerate(earlier[1:], 1):
-        nearer = _QUOTED_WORDS.sub("", earlier[k - 1])
-        if someone(nearer) or pronoun not in nearer:
+        nearer = _paragraph_names(names, world, earlier[k - 1])
+        if nearer.someone or pronoun not in nearer.plain:
             break
         carried.append(line)
-        if someone(_QUOTED_WORDS.sub("", line)):
+        if _paragraph_names(names, world, line).someone:
             break
-    for text in (_reach_back(lines[i], col - 1), before, *carried[-1:]):
-        text = _QUOTED_WORDS.sub("", text)  # “阿照，你来得正好。”她…: a name said in a quote is the one spoken to
-        found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
-                                               if m.group() not in world.indirect) if f in world.cards))
-        found = [f for f in found if fit(f)] if fit is not None else found
+    for read in (_read_names(names, world, _reach_back(lines[i], col - 1)), *(
+            _paragraph_names(names, world, x) for x in (before, *carried[-1:]))):
+        found = [f for f in read.found if fit(f)] if fit is not None else list(read.found)
         # 卓监工拿着扇子…。簿子摊在窗台上，他推了推眼镜: one named right there whose gender no card tells is not ruled
         # out by the pronoun — the point of view, whose gender is known, is no likelier (issue 30, H3); the point of
         # view's own untold gender rules no one out (阿福提着灯笼走在前头，顾小满跟在后面。他掏出…: 阿福)
@@ -3662,10 +3701,7 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
         could = fits + [f for f in unsure if f not in fits]
-        said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
-        if said and said[-1][:1] in HE:
-            said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
-        lead = names.match(said[-1]) if len(could) > 1 and said else None
+        lead = names.match(read.last) if len(could) > 1 and read.last is not None else None
         if lead is not None and world.aliases.get(lead.group(), lead.group()) in fits:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
