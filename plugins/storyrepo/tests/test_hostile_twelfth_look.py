@@ -109,7 +109,7 @@ def test_a_backup_that_is_there_still_rolls_back(book: StoryRepo) -> None:
 def test_a_path_whose_name_the_system_cannot_look_up_is_refused_located(book: StoryRepo, path: str) -> None:
     root = Path(book.root)
     _journal(root, [{"path": path, "existed": False}])
-    assert "no file of the book" in str(_refused(root))
+    assert "不是书里的文件" in str(_refused(root))
 
 
 def test_a_path_thousands_of_folders_deep_is_refused_before_it_is_resolved(book: StoryRepo,
