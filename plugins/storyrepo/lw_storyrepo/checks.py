@@ -1048,7 +1048,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not quoted.get(term):
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
-                if _only_whence(term, text) or _district_of(ctx, term, text, body):
+                if _only_whence(term, text) or _district_of(ctx, term, text, body) or _by_its_spot(ctx, term, text, body):
                     continue
             key = (term, bool(quoted.get(term)))
             if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
@@ -1411,6 +1411,33 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
            for name in ctx.name_index().by_start.get(stem[:2], ())):
         return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
     return {stem} if other is None or other == canonical or region else set()
+
+
+SPOT_ENDS = frozenset("头边面侧房屋室厅堂院门口台楼仓库场坝岸桥井巷街棚廊亭窖坡")
+"""The last character of a word that names a part of a place or a spot in it, said right after the place's name
+(厂署秤房, 沈家门码头, 第四燧北头, 祠堂后院, 学校操场): a room, a gate, a side, a yard, a landing, a lane …"""
+
+
+def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
+    """A place the line names with a spot in it right after its name (在厂署秤房码铜饼, 沈家门码头, 第四燧北头的天田) that the
+    prose names as one it knows (秤房里, 码头上, 你们这儿北头): the scene is at that spot, so at the place. The spot is
+    the two or three characters after the name that end in one of :data:`SPOT_ENDS` (剪辑室), no name the book
+    knows; the prose's spot must not be brought in as new (一间秤房: :func:`_new_one`) nor follow another place the
+    book knows (第十燧北头)."""
+    if ctx is None or ctx.world is None or term not in ctx.world.places:
+        return False
+    places = ctx.world.places
+    ends = ctx.name_index().by_end
+    for m in re.finditer(re.escape(term), line):
+        spot = next((line[m.end():m.end() + k] for k in (2, 3) if line[m.end() + k - 1:m.end() + k] in SPOT_ENDS), "")
+        if not spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases or spot in places:
+            continue
+        for at in starts_of(spot, body):
+            before = body[max(0, at - 8):at]
+            if not _new_one(before) and not any(n != term and n in places and before.endswith(n)
+                                                for n in ends.get(before[-2:], ())):
+                return True
+    return False
 
 
 _FROM = re.compile(r"从$")
