@@ -57,3 +57,10 @@ def test_a_spot_brought_in_new_or_of_another_place_does_not_bring_the_place(line
 def test_words_after_a_place_that_name_no_spot_in_it_do_not_bring_it() -> None:
     """卖酒, 看戏 after the place's name are acts, not spots: the place must still be named."""
     assert [s for s, _ in _contract("白露到城隍庙看戏", "白露挤在人堆里看了半出戏，天黑了才回家。")] == [ERROR]
+
+
+def test_a_spot_only_set_out_for_is_no_arrival() -> None:
+    """The spot stands for the place only where the scene is: named only on the way there or as a plan, it is not."""
+    for body in ("白露出门要去剪辑室，走到半路下起了雨，又折了回去。", "宋知远说：“明天你就去剪辑室拿片子。”白露点点头，回了宿舍。"):
+        found = _contract("白露在东风电影厂剪辑室等宋知远", body)
+        assert [s for s, m in found if "「东风电影厂」" in m] == [ERROR], found
