@@ -1059,7 +1059,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _shaped(ctx, term, body)
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
                                              or _by_its_home_kind(ctx, term, body, kinds_named())))
-            if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
+            # a place the line names with a spot in it (厂署秤房) and the prose by that spot alone (秤房里)
+            spot = _by_its_spot(ctx, term, text, body) if not in_prose[key] and not quoted.get(term) else None
+            if not in_prose[key] and spot is None and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
@@ -1069,7 +1071,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）{step}：请确认草稿写到了", line_no))
-            elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body):
+            elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body, (spot,) if spot else ()):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要到「{term}」，正文只说了要去、去不成或怎么走，"
                                                  f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
@@ -1416,6 +1418,36 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     return {stem} if other is None or other == canonical or region else set()
 
 
+SPOT_ENDS = frozenset("头边面侧房屋室厅堂院门口台楼仓库场坝岸桥井巷街棚廊亭窖坡")
+"""The last character of a word that names a part of a place or a spot in it, said right after the place's name
+(厂署秤房, 沈家门码头, 第四燧北头, 祠堂后院, 学校操场): a room, a gate, a side, a yard, a landing, a lane …"""
+
+
+def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> str | None:
+    """A place the line names with a spot in it right after its name (在厂署秤房码铜饼, 沈家门码头, 第四燧北头的天田) that the
+    prose names as one it knows (秤房里, 码头上, 你们这儿北头): the scene is at that spot, so at the place. The spot is
+    the two or three characters after the name that end in one of :data:`SPOT_ENDS` (剪辑室), no name the book
+    knows; the prose's spot must not be brought in as new (一间秤房: :func:`_new_one`), only gone toward or meant
+    (去北坡, 想去码头: :data:`NOT_REACHED`) nor follow another place the book knows (第十燧北头). The spot found, or
+    ``None``; whether the scene reaches it is :func:`_only_meant`'s to read."""
+    if ctx is None or ctx.world is None or term not in ctx.world.places:
+        return None
+    places = ctx.world.places
+    ends = ctx.name_index().by_end
+    for m in re.finditer(re.escape(term), line):
+        spot = next((line[m.end():m.end() + k] for k in (2, 3) if line[m.end() + k - 1:m.end() + k] in SPOT_ENDS), "")
+        if not spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases or spot in places:
+            continue
+        for at in starts_of(spot, body):
+            before = body[max(0, at - 8):at]
+            if before.endswith("去") or NOT_REACHED.search(re.split(r"[，,。！？；;“”\n]", before)[-1]):
+                continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
+            if not _new_one(before) and not any(n != term and n in places and before.endswith(n)
+                                                for n in ends.get(before[-2:], ())):
+                return spot
+    return None
+
+
 _FROM = re.compile(r"从$")
 _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过)")
 
@@ -1484,9 +1516,10 @@ ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|�
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
 
 
-def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+def _only_meant(ctx: CheckContext, term: str, line: str, body: str, forms: tuple[str, ...] = ()) -> bool:
     """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
-    clause that does not reach it (:data:`NOT_REACHED`): the scene never gets there."""
+    clause that does not reach it (:data:`NOT_REACHED`): the scene never gets there. ``forms``: what the prose names
+    it by when no name of it is there (its spot: :func:`_by_its_spot`); its names otherwise."""
     if ctx.world is None or term not in ctx.world.places:
         return False
     at = line.find(term)
@@ -1506,7 +1539,7 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
         return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
-    spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    spots = [(m.start(), len(v)) for v in (forms or ctx.variants(term)) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
     spots = [(k, n) for k, n in spots if not told_of(k, n)]
     return bool(spots) and all(meant(k, n) for k, n in spots)
 

@@ -506,7 +506,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [  # 状态-1, 状态-2: the twenty-fifth round (C24); 境界-1: the thirtieth (E1, a title in narration); 持有-3: the
       # twenty-eighth (S2, stop 51)
       ("连贯-位置-3.md", "位置"), ("合同-3.md", "机舱")],
-     4),  # 5 -> 4: the twenty-eighth round (the 账本 its holder brought out)  # 泄密-4 (a letter signed 阿妈) and 6 -> 5: L2's pool round (stop 50)
+     3),  # 4 -> 3: K1's contract round (stop 53: 沈家门码头 met by 码头上); 5 -> 4: the twenty-eighth round (the 账本 its holder brought out)  # 泄密-4 (a letter signed 阿妈) and 6 -> 5: L2's pool round (stop 50)
     # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday);
     # the twenty-second round: 合同-2 (a promise line's missing name tells the promise) and 合同-5 (the key put back in
     # the collar) caught, 8 -> 6 (the carved line's own space, the 合同-2 finding now a catch)
@@ -600,7 +600,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
       ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏"), ("泄密-4.md", "苏娥")],
-     9),  # 10 -> 9: the thirty-fourth round (H4, stop 53: 孙候长 is no 候长 of the cards — 坞钥 in nobody else's hands)
+     7),  # 10 -> 9: the thirty-fourth round (H4, stop 53: 孙候长 is no 候长 of the cards — 坞钥 in nobody else's hands);
+    # 9 -> 7: K1's contract round (stop 53: 第四燧北头 met by 你们这儿北头; 好-5 no longer sent back)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
