@@ -34,7 +34,7 @@ from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
-from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
+from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
@@ -1245,16 +1245,12 @@ NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 """A word right before what the event says (没罚, 免了罚): it did not happen."""
 YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只得|才)[^。！？!?]{0,6}?(?:给|交|借|批|递|塞|答应|同意|点头|松口|应了|收下|接过|罚|办)")
 """A refusal that gives way after all (起初不肯，后来还是交给了她): the event happened."""
-_FULL_WIDTH_STOP = re.compile(r"[。！？]")
-"""A full-width sentence stop, and only that (not ! ? nor a new line): where :func:`_telling`, :func:`_put_off_event`,
-:func:`_withheld` and :func:`_sentence_rest` end a sentence. A second module constant of one name made ``[。！？!?\\n]``
-here dead (the later ``[。！？]`` replaced it at import), so this is what they have read."""
 
 
 def _telling(body: str, k: int) -> tuple[int, int]:
     """Where the telling at ``k`` is read: from its sentence's start to the end of the next sentence."""
-    start = max((m.end() for m in _FULL_WIDTH_STOP.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
-    ends = [m.start() for m in _FULL_WIDTH_STOP.finditer(body, k, min(len(body), k + 120))]
+    start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    ends = [m.start() for m in FULL_WIDTH_STOP.finditer(body, k, min(len(body), k + 120))]
     return start, ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
 
 
@@ -1320,7 +1316,7 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
         for _ in range(PUT_OFF_REACH):
             if start <= para:
                 break
-            start = max((m.end() for m in _FULL_WIDTH_STOP.finditer(body, para, start - 1)), default=para)
+            start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, para, start - 1)), default=para)
         near = body[start:end]
         if any(_named_in(v, near) for v in forms) or any(w in near for w in words):
             return off
@@ -1350,7 +1346,7 @@ def _withheld(body: str) -> str | None:
     holder stows it (:data:`STOWED`) or puts the handover off (:data:`PUT_OFF`); ``None`` otherwise. A form of the
     handover told as not done that names neither the thing nor its kind (信封 for 请帖, a key left at the office)."""
     for m in GIVING.finditer(body):
-        start = max((e.end() for e in _FULL_WIDTH_STOP.finditer(body, max(0, m.start() - 40), m.start())), default=max(0, m.start() - 40))
+        start = max((e.end() for e in FULL_WIDTH_STOP.finditer(body, max(0, m.start() - 40), m.start())), default=max(0, m.start() - 40))
         if not UNGIVEN.search(body[start:m.start()]):
             return None
     kept = STOWED.search(body) or PUT_OFF.search(body)
@@ -2229,7 +2225,7 @@ whole rest of the line, thousands of voices the length of the line."""
 
 def _sentence_rest(text: str, at: int) -> str:
     """``text`` from ``at`` to its next sentence end (included), at most :data:`WORDS_MAX` of it."""
-    end = _FULL_WIDTH_STOP.search(text, at, at + WORDS_MAX)
+    end = FULL_WIDTH_STOP.search(text, at, at + WORDS_MAX)
     return text[at:end.end()] if end else text[at:at + WORDS_MAX]
 
 

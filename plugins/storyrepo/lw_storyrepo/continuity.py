@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, SENTENCE_STOPS, WARN, Finding, Subject
+from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
@@ -1952,7 +1952,7 @@ def _subjects(world: World, narration: str, anyone: re.Pattern[str]) -> Callable
              if not (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT) and narration[m.end():m.end() + 1] != "的"]
     ends = [m.end() for m in names]
     marks = {c: [m.start() for m in re.finditer(c, narration)] for c in ("我", *HE)}
-    stops = [m.start() for m in re.finditer("[。！？]", narration)]
+    stops = [m.start() for m in FULL_WIDTH_STOP.finditer(narration)]
     starts: dict[int, int] = {}  # a sentence's begin -> its first character that is no space
     leads: dict[int, str | None] = {}
 
@@ -2357,7 +2357,7 @@ def _not_spoken_now(line: str, at: int, words: str) -> bool:
 def _line_marks(line: str) -> tuple[list[int], bool]:
     """Where a line's sentences end, and whether someone in it mimics another (:data:`MIMIC`): read once
     however many voices the line holds (a line of thousands of quotes was read whole at each of them)."""
-    return [m.start() for m in re.finditer("[。！？]", line)], MIMIC.search(line) is not None
+    return [m.start() for m in FULL_WIDTH_STOP.finditer(line)], MIMIC.search(line) is not None
 
 
 def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,
@@ -3636,7 +3636,7 @@ def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
     text = _QUOTED_WORDS.sub("", text)
     said = [m.group() for m in names.finditer(text)]
     said_by = [world.aliases.get(x, x) for x in said]
-    said_plain = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
+    said_plain = [x.strip() for x in FULL_WIDTH_STOP.split(text) if x.strip()]
     if said_plain and said_plain[-1][:1] in HE:
         said_plain.pop()  # the pronoun's own sentence: the one before it says who
     return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
@@ -3660,6 +3660,18 @@ def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
     return read
 
 
+def _paragraphs_before(lines: list[str], i: int, count: int) -> list[str]:
+    """The nearest ``count`` paragraphs (lines not blank) before line ``i``, nearest first: walked back to, not the whole
+    draft's lines copied for each question (a line of thousands of pronouns asks once each; A12, stop 53)."""
+    found: list[str] = []
+    for k in range(i - 1, -1, -1):
+        if len(found) == count:
+            break
+        if lines[k].strip():
+            found.append(lines[k])
+    return found
+
+
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
                 pov: str | None = None, fit: Callable[[str], bool] | None = None) -> str | None:
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
@@ -3669,12 +3681,7 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     there other than the point of view whose gender is untold is of either, and so then is the point of view when
     theirs is untold too); None when that leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
-    earlier: list[str] = []  # the nearest CARRIED_SPAN paragraphs before it, walked back to, not the whole draft's
-    for k in range(i - 1, -1, -1):
-        if len(earlier) == CARRIED_SPAN:
-            break
-        if lines[k].strip():
-            earlier.append(lines[k])
+    earlier = _paragraphs_before(lines, i, CARRIED_SPAN)
     before = earlier[0] if earlier else ""
     # 林晚合上电脑。⏎地库很大，她走到哪儿…⏎她从包里摸出…: paragraphs naming nobody, led on by the same pronoun,
     # carry it back to the last paragraph that names someone
@@ -3721,17 +3728,13 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     return surname_of(before + said) == before and not who.startswith(before)
 
 
-_FULL_STOP = re.compile(r"[。！？]")
-"""What ends a sentence for :func:`_led_by`."""
-
-
 def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
     """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
     read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
     opens on no name (老头的嘴张了张，又闭上了。他…): the subject a pronoun after it carries on, as
     :func:`_antecedent` reads it (沈青等不到周铁牛回来。他…: 沈青)."""
-    for text in (_reach_back(lines[i], at), next((line for line in reversed(lines[:i]) if line.strip()), "")):
-        said = [x.strip() for x in _FULL_STOP.split(_QUOTED_WORDS.sub("", text)) if x.strip()]
+    for text in (_reach_back(lines[i], at), *_paragraphs_before(lines, i, 1)):
+        said = [x.strip() for x in FULL_WIDTH_STOP.split(_QUOTED_WORDS.sub("", text)) if x.strip()]
         if said:
             lead = names.match(said[-1])
             return world.aliases.get(lead.group(), lead.group()) if lead else None

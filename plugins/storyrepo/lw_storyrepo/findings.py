@@ -46,6 +46,9 @@ SENTENCE_STOPS = "。！？!?"
 """The marks that end a sentence, full width and ASCII: the sentence ends of the checks are built from them."""
 CLOSING_QUOTES = "”’」』"
 """The closing quotes a sentence end carries on with it (她说：“走。”): the sentence ends after them."""
+FULL_WIDTH_STOP = re.compile("[。！？]")
+"""A full-width sentence stop, and only that (not ! ? nor a new line nor an ellipsis): where the readers that split
+Chinese prose into sentences end one."""
 _STOPS = re.compile(f"[{SENTENCE_STOPS}…]+")
 _SENTENCE_END = re.compile(f"{_STOPS.pattern}[{CLOSING_QUOTES}）)]*")
 """A sentence end as a finding's excerpt is shown to (:func:`in_view`): its stops (:data:`_STOPS`: an ellipsis
