@@ -1414,6 +1414,8 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     return {stem} if other is None or other == canonical or region else set()
 
 
+_CLAUSE_MARK = re.compile(r"[，,。！？；;“”\n]")
+"""A mark that ends a clause or a quote: :func:`_by_its_spot` reads the clause before a spot from the last one."""
 SPOT_ENDS = frozenset("头边面侧房屋室厅堂院门口台楼仓库场坝岸桥井巷街棚廊亭窖坡")
 """The last character of a word that names a part of a place or a spot in it, said right after the place's name
 (厂署秤房, 沈家门码头, 第四燧北头, 祠堂后院, 学校操场): a room, a gate, a side, a yard, a landing, a lane …"""
@@ -1430,13 +1432,13 @@ def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> s
         return None
     places = ctx.world.places
     ends = ctx.name_index().by_end
-    for m in re.finditer(re.escape(term), line):
-        spot = next((line[m.end():m.end() + k] for k in (2, 3) if line[m.end() + k - 1:m.end() + k] in SPOT_ENDS), "")
+    for end in (at + len(term) for at in _spots(term, line)):
+        spot = next((line[end:end + k] for k in (2, 3) if line[end + k - 1:end + k] in SPOT_ENDS), "")
         if not spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases or spot in places:
             continue
         for at in starts_of(spot, body):
             before = body[max(0, at - 8):at]
-            if before.endswith("去") or NOT_REACHED.search(re.split(r"[，,。！？；;“”\n]", before)[-1]):
+            if before.endswith("去") or NOT_REACHED.search(_CLAUSE_MARK.split(before)[-1]):
                 continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
             if not _new_one(before) and not any(n != term and n in places and before.endswith(n)
                                                 for n in ends.get(before[-2:], ())):
