@@ -1794,6 +1794,7 @@ may be."""
 DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
                              + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
 DESCRIBED_REACH = 10
+"""How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
 SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
 """What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
 
@@ -1801,7 +1802,8 @@ SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
 def _speaks(text: str, name: str) -> bool:
     """Whether ``name`` is somewhere in ``text`` said right before :data:`SPEAKS`: someone, not a thing."""
     return any(SPEAKS.match(text, at + len(name)) for at in starts_of(name, text))
-"""How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
+
+
 THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "锯")
 """Acts done to a thing, a dish or a beast, never to a person: one drinks, eats, cooks or ladles it (熬米粥,
 舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries or saws it (剥豆子, 锯木头); 磨 and 研 are left
@@ -1882,6 +1884,7 @@ ESTABLISHMENT_ENDS = frozenset("院团社厅馆场园吧厂店楼铺")
 行 a verb; 报, 局, 队 and 司 other words): after a word said again and again, it ends an establishment's name (九如银+楼,
 恒丰+丝线铺)."""
 ESTABLISHMENT_TAIL = 3
+"""The longest establishment word read after a word said again and again (丝线+铺: an everyday word and its kind)."""
 ESTABLISHMENT_SAID = 2
 """How often a word must be said, each time followed by the same establishment word, to be read with it."""
 
@@ -1920,6 +1923,7 @@ character only (那家彩霞阁 is a shop's name). 个, 座 and 间 are left out
 黄昏大厅, 一座青云山)."""
 COUNTED_PLACE = re.compile("[一这那]([" + "".join(sorted(PLACE_COUNTS)) + "])(?:[^的，。！？；：、“”「」\\s]{1,6}的)?$")
 COUNTED_PLACE_REACH = 10
+"""How far before a place :data:`COUNTED_PLACE` reads: the count, its measure, up to six characters of description, 的."""
 
 
 def _place_stem(name: str) -> str:
