@@ -293,6 +293,9 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
                 raise LwError("谁在场：给一个章号或一个角色名")
             chapter = as_int(arg)
             if chapter is not None:
+                if not 1 <= chapter <= last:  # a chapter not settled is told, never answered as one nobody was in
+                    raise LwError(f"没有入册的第 {chapter} 章",
+                                  expected=f"已入册的章号：1 到 {last}" if last else "还没有入册的章")
                 rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (chapter,)).fetchall()
                 return [{"chapter": chapter, "name": r[0]} for r in rows]
             canonical = _person(con, arg)

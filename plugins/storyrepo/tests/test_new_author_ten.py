@@ -9,6 +9,7 @@ the cases are in /work/notes/u10/cases.md), mended and held here through the CLI
   commits under the canonical name;
 - ``query knows 张三`` (a name the book has nowhere, a typo) answered that 张三 knows no info gap, and ``query
   present`` that he was never present: a name that is on no card, roster row, knower list or 在场 is now refused;
+  so is ``query present 99`` (no such chapter settled), which answered 「（无）」 as if nobody had been in it;
 - ``vol commit`` printed a bare commit hash where ``retcon`` says 「已入册 retcon(1)：…」: it now says
   「已入册 vol(01)：…」 (zh and en).
 """
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.cli import story
+from lw_storyrepo.i18n import tr
 
 WORLD = """# 世界观
 
@@ -121,6 +123,7 @@ def test_a_query_about_a_name_the_book_has_nowhere_is_refused(tmp_path: Path) ->
     assert "角色=郑德福  信息差=S-001  短题=周大炮之死  知情=True" in lw(root, "query", "knows", "老郑")
     assert "知情=False" in lw(root, "query", "knows", "阿生")
     lw(root, "query", "present", "陈海生")  # a card with no chapter yet: known, present nowhere
+    assert "还没有入册的章" in lw(root, "query", "present", "1", ok=False)
 
 
 def test_vol_commit_says_what_it_committed(tmp_path: Path) -> None:
@@ -138,3 +141,10 @@ def test_vol_commit_says_what_it_committed(tmp_path: Path) -> None:
     summary.write_text("第一卷：陈海生上岛。\n", encoding="utf-8")
     out = lw(root, "vol", "commit", "--summary", str(summary))
     assert out.startswith("已入册 vol(01)：") and subjects(root)[0] == "vol(01): 第01卷复盘", (out, subjects(root)[:2])
+    assert tr(out.strip(), "en") == f"vol(01) committed: {out.strip().split('：')[1]}", out
+    assert "章号=1  角色=陈海生" in lw(root, "query", "present", "1")
+    for chapter in ("0", "2", "99"):
+        out = lw(root, "query", "present", chapter, ok=False)
+        assert f"没有入册的第 {chapter} 章" in out and "已入册的章号：1 到 1" in out, out
+    assert "no settled chapter 99 (expected a settled chapter's number: 1 to 1)" in lw(
+        root, "query", "present", "99", ok=False, locale="en")
