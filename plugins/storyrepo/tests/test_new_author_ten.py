@@ -10,6 +10,8 @@ the cases are in /work/notes/u10/cases.md), mended and held here through the CLI
 - ``query knows 张三`` (a name the book has nowhere, a typo) answered that 张三 knows no info gap, and ``query
   present`` that he was never present: a name that is on no card, roster row, knower list or 在场 is now refused;
   so is ``query present 99`` (no such chapter settled), which answered 「（无）」 as if nobody had been in it;
+- a settled chapter's 在场 written by an alias (小王) went into 时间线.md as the alias, where ``timeline set`` writes
+  the card's name and says so: settle (and a retcon's row) now write the card's name, said after the command;
 - ``vol commit`` printed a bare commit hash where ``retcon`` says 「已入册 retcon(1)：…」: it now says
   「已入册 vol(01)：…」 (zh and en).
 """
@@ -45,7 +47,7 @@ DRAFT = """---
 一句话事件: 陈海生上了白节山灯塔
 在场:
   - 陈海生
-  - 郑德福
+  - 老郑
 ---
 　　补给船在白节山的小码头靠上去的时候，天已经擦黑了。陈海生提着马灯跳上礁石，脚底一滑，差点把铺盖卷掉进海里。
 　　{line}
@@ -126,7 +128,7 @@ def test_a_query_about_a_name_the_book_has_nowhere_is_refused(tmp_path: Path) ->
     assert "还没有入册的章" in lw(root, "query", "present", "1", ok=False)
 
 
-def test_vol_commit_says_what_it_committed(tmp_path: Path) -> None:
+def test_vol_commit_says_what_it_committed_and_the_timeline_names_the_cards(tmp_path: Path) -> None:
     root = lighthouse(tmp_path)
     submit(root, "海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢。")
     lw(root)  # checks
@@ -135,7 +137,9 @@ def test_vol_commit_says_what_it_committed(tmp_path: Path) -> None:
         review.write_text("通过。开局清楚。\n", encoding="utf-8")
         lw(root, "review", lens, str(review))
     lw(root, "summary", "陈海生坐补给船上了白节山灯塔，见到郑站长。")
-    assert lw(root, "accept").startswith("已结转")
+    out = lw(root, "accept")
+    assert out.startswith("已结转") and "「老郑」是「郑德福」的别名：记为正名「郑德福」" in out, out
+    assert "| 1 | 1973年3月12日 | 陈海生上了白节山灯塔 | 陈海生, 郑德福 |" in (root / L.时间线).read_text(encoding="utf-8")
     lw(root, "vol")
     summary = root.parent / "卷摘要.md"
     summary.write_text("第一卷：陈海生上岛。\n", encoding="utf-8")
