@@ -27,6 +27,7 @@ from lwcore.api import LwError, load_json
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import strong_hook
 from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.findings import clipped
 from lw_storyrepo.fingerprint import fingerprint
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
 from lw_storyrepo.sources import decode, read_bytes
@@ -253,7 +254,10 @@ def _last(con: sqlite3.Connection) -> int:
 
 
 def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | None = None) -> list[dict[str, Any]]:
-    """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises."""
+    """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises.
+
+    ``knows``/``present`` of a name the book has nowhere, and ``present`` of a chapter not settled,
+    raise :class:`LwError` (a typo is told, never answered as someone who knows nothing)."""
     con = connect(repo)
     try:
         book = _book(con)
@@ -292,9 +296,9 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
             if not arg:
                 raise LwError("谁在场：给一个章号或一个角色名")
             chapter = as_int(arg)
-            if chapter is not None:
-                if not 1 <= chapter <= last:  # a chapter not settled is told, never answered as one nobody was in
-                    raise LwError(f"没有入册的第 {chapter} 章",
+            if chapter is not None or arg.strip().isdigit():
+                if chapter is None or not 1 <= chapter <= last:  # told, never answered as a chapter nobody was in
+                    raise LwError(f"没有入册的第 {clipped(arg.strip())} 章",
                                   expected=f"已入册的章号：1 到 {last}" if last else "还没有入册的章")
                 rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (chapter,)).fetchall()
                 return [{"chapter": chapter, "name": r[0]} for r in rows]
@@ -325,5 +329,5 @@ def _person(con: sqlite3.Connection, name: str) -> str:
     if con.execute("SELECT 1 FROM entities WHERE name=? OR canonical=? UNION SELECT 1 FROM characters WHERE name=? "
                    "UNION SELECT 1 FROM knowers WHERE name=? UNION SELECT 1 FROM presence WHERE name=? LIMIT 1",
                    (name, canonical, canonical, canonical, canonical)).fetchone() is None:
-        raise LwError(f"书里没有叫「{name}」的人", expected="角色卡的姓名，或名册里的名字、别名")
+        raise LwError(f"书里没有叫「{clipped(name)}」的人", expected="角色卡的姓名，或名册里的名字、别名")
     return canonical
