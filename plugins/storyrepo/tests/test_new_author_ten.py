@@ -12,6 +12,8 @@ the cases are in /work/notes/u10/cases.md), mended and held here through the CLI
   so is ``query present 99`` (no such chapter settled), which answered 「（无）」 as if nobody had been in it;
 - a settled chapter's 在场 written by an alias (小王) went into 时间线.md as the alias, where ``timeline set`` writes
   the card's name and says so: settle (and a retcon's row) now write the card's name, said after the command;
+- ``promise set p-002 …`` and ``secret tell s-001 …`` (ids typed in lower case) were refused as not found, while
+  ``query knows s-001`` read the same id: the promise and secret commands now read them as the book files them;
 - ``vol commit`` printed a bare commit hash where ``retcon`` says 「已入册 retcon(1)：…」: it now says
   「已入册 vol(01)：…」 (zh and en).
 """
@@ -152,3 +154,12 @@ def test_vol_commit_says_what_it_committed_and_the_timeline_names_the_cards(tmp_
         assert f"没有入册的第 {chapter} 章" in out and "已入册的章号：1 到 1" in out, out
     assert "no settled chapter 99 (expected a settled chapter's number: 1 to 1)" in lw(
         root, "query", "present", "99", ok=False, locale="en")
+
+
+def test_a_promise_or_secret_id_in_lower_case_is_read_as_filed(tmp_path: Path) -> None:
+    root = lighthouse(tmp_path)
+    out = lw(root, "secret", "tell", "s-001", "阿生")
+    assert subjects(root)[0] == "fix(设定): S-001.知情人+陈海生", (out, subjects(root)[:2])
+    lw(root, "secret", "set", "s-001", "关键词", "熄灯", "--op", "+")
+    assert subjects(root)[0] == "fix(设定): S-001.关键词+熄灯", subjects(root)[:2]
+    assert "找不到承诺 px-1" in lw(root, "promise", "set", "px-1", "强度", "高", ok=False)
