@@ -27,6 +27,7 @@ from lwcore.api import LwError, load_json
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import strong_hook
 from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.findings import clipped
 from lw_storyrepo.fingerprint import fingerprint
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
 from lw_storyrepo.sources import decode, read_bytes
@@ -253,7 +254,10 @@ def _last(con: sqlite3.Connection) -> int:
 
 
 def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | None = None) -> list[dict[str, Any]]:
-    """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises."""
+    """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises.
+
+    ``knows``/``present`` of a name the book has nowhere, and ``present`` of a chapter not settled,
+    raise :class:`LwError` (a typo is told, never answered as someone who knows nothing)."""
     con = connect(repo)
     try:
         book = _book(con)
@@ -283,7 +287,7 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
                     raise LwError(f"找不到信息差 {arg}")
                 return [{"secret": arg.upper(), "name": r[0]} for r in rows] + (
                     [{"secret": arg.upper(), "name": "（读者）"}] if reader[0] else [])
-            canonical = _canonical(con, arg)
+            canonical = _person(con, arg)
             rows = con.execute(
                 "SELECT s.id, s.title, EXISTS(SELECT 1 FROM knowers k WHERE k.secret=s.id AND k.name=?) "
                 "FROM secrets s ORDER BY s.id", (canonical,)).fetchall()
@@ -292,10 +296,13 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
             if not arg:
                 raise LwError("谁在场：给一个章号或一个角色名")
             chapter = as_int(arg)
-            if chapter is not None:
+            if chapter is not None or arg.strip().isdigit():
+                if chapter is None or not 1 <= chapter <= last:  # told, never answered as a chapter nobody was in
+                    raise LwError(f"没有入册的第 {clipped(arg.strip())} 章",
+                                  expected=f"已入册的章号：1 到 {last}" if last else "还没有入册的章")
                 rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (chapter,)).fetchall()
                 return [{"chapter": chapter, "name": r[0]} for r in rows]
-            canonical = _canonical(con, arg)
+            canonical = _person(con, arg)
             rows = con.execute("SELECT chapter FROM presence WHERE name=? ORDER BY chapter", (canonical,)).fetchall()
             return [{"name": canonical, "chapter": r[0]} for r in rows]
         if kind in ("chapters", "章节"):
@@ -312,3 +319,15 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
 def _canonical(con: sqlite3.Connection, name: str) -> str:
     row = con.execute("SELECT canonical FROM entities WHERE name=? LIMIT 1", (name,)).fetchone()
     return row[0] if row else name
+
+
+def _person(con: sqlite3.Connection, name: str) -> str:
+    """``name``'s canonical name, refusing a name the book has nowhere — no card, roster row,
+    alias, info gap's knower or chapter's 在场 — so a typo is told, never answered as someone
+    who knows nothing and was never present."""
+    canonical = _canonical(con, name)
+    if con.execute("SELECT 1 FROM entities WHERE name=? OR canonical=? UNION SELECT 1 FROM characters WHERE name=? "
+                   "UNION SELECT 1 FROM knowers WHERE name=? UNION SELECT 1 FROM presence WHERE name=? LIMIT 1",
+                   (name, canonical, canonical, canonical, canonical)).fetchone() is None:
+        raise LwError(f"书里没有叫「{clipped(name)}」的人", expected="角色卡的姓名，或名册里的名字、别名")
+    return canonical

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import click
 
+from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import recover_before_reading
 from lw_storyrepo.clihelp import LocalizedGroup, remember_locale, usage_said
 from lw_storyrepo.dialect import RepairNeeded
@@ -51,6 +52,11 @@ def _emit(data: Any, as_json: bool) -> None:
     else:
         _JSON_OUT.append(True)
         echo_json(data)  # the kernel's: control characters escaped, never sent raw to a terminal
+
+
+def _item_id(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """A promise's or info gap's id as the book files it: ``p-002`` is ``P-002`` (as ``query knows s-001`` reads it)."""
+    return value.upper() if L.ITEM_ID.match(value.upper()) else value
 
 
 def _read_input(name: str) -> str:
@@ -372,7 +378,6 @@ def check_cmd(book: str | None, as_json: bool) -> None:
     """机检每一份草稿。
 
     报告写进 工作区/评审报告/机检-*.md。"""
-    from lw_storyrepo import layout as L
     from lw_storyrepo.checks import render_findings
     from lw_storyrepo.review import failed, run_checks, verdict
 
@@ -592,10 +597,12 @@ def vol_commit(summary_file: str, outline_file: str | None, book: str | None) ->
     """卷复盘入册 vol(NN)。
 
     卷摘要、下卷卷纲，勾选的伏笔机会生成承诺文件。"""
-    from lw_storyrepo.volume_review import volume_commit
+    from lw_storyrepo.volume_review import current_volume, volume_commit
 
+    repo = _repo(book)
     outline = _read_input(outline_file) if outline_file else None
-    click.echo(volume_commit(_repo(book), _read_input(summary_file), outline))
+    volume = current_volume(repo)[0]
+    say(f"已入册 vol({volume:02d})：{volume_commit(repo, _read_input(summary_file), outline)}")
 
 
 @story.command("health")
@@ -693,7 +700,7 @@ def promise_grp() -> None:
 
 
 @promise_grp.command("abandon")
-@click.argument("pid")
+@click.argument("pid", callback=_item_id)
 @click.option("--原因", "--reason", "reason", required=True, help="弃置的原因")
 @book_option
 def promise_abandon(pid: str, reason: str, book: str | None) -> None:
@@ -747,7 +754,7 @@ def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: st
 
 
 @promise_grp.command("set", context_settings=TEXT_ARGS)
-@click.argument("pid")
+@click.argument("pid", callback=_item_id)
 @click.argument("field")
 @click.argument("value")
 @book_option
@@ -761,7 +768,7 @@ def promise_set(pid: str, field: str, value: str, book: str | None) -> None:
 
 
 @promise_grp.command("text", context_settings=TEXT_ARGS)
-@click.argument("pid")
+@click.argument("pid", callback=_item_id)
 @click.argument("part", type=click.Choice(["描述", "兑付计划"]))
 @click.argument("text")
 @book_option
@@ -854,7 +861,7 @@ def secret_draft(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...]
 
 
 @secret_grp.command("tell")
-@click.argument("sid")
+@click.argument("sid", callback=_item_id)
 @click.argument("name")
 @book_option
 def secret_tell(sid: str, name: str, book: str | None) -> None:
@@ -867,7 +874,7 @@ def secret_tell(sid: str, name: str, book: str | None) -> None:
 
 
 @secret_grp.command("set", context_settings=TEXT_ARGS)
-@click.argument("sid")
+@click.argument("sid", callback=_item_id)
 @click.argument("field", type=click.Choice(["读者已知", "知情人", "关键词"]))
 @click.argument("value")
 @click.option("--op", type=click.Choice(["=", "+", "-"]), default="=", help="= 设值，+ 加入列表，- 移出列表")

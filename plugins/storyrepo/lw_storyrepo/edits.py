@@ -120,6 +120,7 @@ def set_character(repo: StoryRepo, name: str, field: str, value: str, op: str = 
     if not value.strip():
         raise LwError("值不能为空")
     check_name(name)
+    name = repo.canonical_noted(name)  # the commit names the card it changes, not the alias typed
     changes: dict[str, bytes | None] = {}
     line = f"{name}.{field}{op}{value}"
     created = apply_changes(repo, None, [line], changes, [])

@@ -358,7 +358,7 @@ def _sync_timeline(repo: StoryRepo, n: int, old: dict[str, Any], new: dict[str, 
     the chapter's old and new rows differ, so a correction made with ``timeline set`` stays
     unless the retcon changes that very field; a title-derived event changes only while the
     row still shows the old title."""
-    was, now = timeline_cells(n, old), timeline_cells(n, new)
+    was, now = timeline_cells(n, old, repo.canonical), timeline_cells(n, new, repo.canonical)
     if was == now:
         return
     text = written.decode("utf-8") if (written := changes.get(L.时间线)) else \

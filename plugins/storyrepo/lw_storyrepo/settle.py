@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from lwcore.api import LwError
 
@@ -289,7 +289,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         changes[L.名册] = roster_text.encode("utf-8")
     # timeline
     tl_text = repo.text_or(L.时间线, "# 时间线\n\n" + L.TIMELINE_HEADER)
-    changes[L.时间线] = append_row(tl_text, timeline_cells(n, draft.meta)).encode("utf-8")
+    changes[L.时间线] = append_row(tl_text, timeline_cells(n, draft.meta, repo.canonical if dry else repo.canonical_noted)
+                                   ).encode("utf-8")
     # the chapter itself
     changes[f"{L.正文}/{L.chapter_filename(n, title or '无题')}"] = chapter_text(
         state, draft, volume, opened, advanced, paid, abandoned).encode("utf-8")
@@ -384,10 +385,12 @@ def sync_aliases(repo: StoryRepo, changes: dict[str, bytes | None], log: list[st
         log.append("名册别名同步：" + "、".join(changed))
 
 
-def timeline_cells(n: int, meta: dict[str, Any]) -> list[str]:
+def timeline_cells(n: int, meta: dict[str, Any], name: Callable[[str], str] = str) -> list[str]:
     """Chapter ``n``'s timeline row (§4.4) from a draft's or a settled chapter's front matter:
-    章, 书内时间, 一句话事件 (the title when there is none), 在场."""
-    present = [str(x) for x in as_list(meta.get("在场"))]
+    章, 书内时间, 一句话事件 (the title when there is none), 在场 — each person as ``name`` gives
+    them (settle and retcon: the canonical name, an alias written as its card's name, as
+    ``timeline set`` writes it), once."""
+    present = list(dict.fromkeys(name(str(x)) for x in as_list(meta.get("在场"))))
     event = str(meta.get("一句话事件") or str(meta.get("标题") or "").strip())
     return [str(n), str(meta.get("书内时间") or ""), event, ", ".join(present)]
 

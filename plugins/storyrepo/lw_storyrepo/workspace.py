@@ -71,9 +71,10 @@ def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
     if state is None:
         raise LwError("工作区没有进行中的章事务", expected="先运行 lw story brief")
     if stages and state.get("阶段") not in stages:
+        current = STAGE_NAMES.get(str(state.get("阶段")), state.get("阶段"))
         raise LwError(
-            f"章事务当前阶段是「{STAGE_NAMES.get(str(state.get('阶段')), state.get('阶段'))}」，不能做这一步",
-            expected="、".join(STAGE_NAMES[s] for s in stages),
+            f"章事务当前阶段是「{current}」，不能做这一步",
+            expected=f"{'、'.join(STAGE_NAMES[s] for s in stages)}阶段才能做；先运行 lw story，它做完「{current}」或说出这一步怎么做",
         )
     return state
 
