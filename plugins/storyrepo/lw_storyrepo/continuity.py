@@ -267,6 +267,14 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+DESCRIBED_KIND = ITEM_KIND + "片"
+"""Measure words that may open a description said between a hand act and a known thing (拿起那片…的竹口弦)."""
+DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
+"""One piece of a description between an act and its thing: no clause end; a short quoted inscription (刻着“…”的) may stand in it."""
+GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
+GIVEN_TO = re.compile(r"(?:给|送给|借给|赏给|赐给|留给|传给|交给)[他她我]的")
+"""A giving to the user said between the act and the thing (借给她的): the thing is in the user's hands (H5)."""
+"""A second verb of giving inside a description (他爹送的…) says whose hands the thing passed through: no reading (H5)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -1118,6 +1126,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # turn-taking guessed will do; 我 as the owner: only a speaker the text names (the holder may be the one speaking)
         # 我拿沈师兄那只刻着北斗的青铜酒葫芦: after the owner only a measure word and the thing's looks, never another noun
         # (我用沈师兄的法子看了看那只…: the owner's 的 governs 法子)
+        # 掏出那把他爹传下来的旧铜烟袋, 解下斜挎在自己身上的那只绿漆水壶: a bounded description (that/this/one + measure, a
+        # 的-phrase of at most 18 pieces, a few words of looks) between a use verb and the thing (H5); read only where the
+        # shorter reading above did not, and kept only with no name, no giving and no seeing or saying inside (below)
+        described = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
+                               rf"(?:[一那这][{DESCRIBED_KIND}])?({DESCRIPTION_UNIT}{{1,18}}?的)"
+                               rf"(?:[一那这]?[{DESCRIBED_KIND}])?[^。！？“”，,：:\n的]{{0,4}}?({item_re})")
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
@@ -1157,6 +1171,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     shared.add(thing)
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             starts = {start for start, _w, _i in used}  # looked up, not scanned, at each act of a sentence of thousands
+            used += [(m.start(), m.group(1), m.group(3)) for m in described.finditer(sentence)
+                     if m.start() not in starts and _plain_description(m.group(2), names)]
+            starts |= {start for start, _w, _i in used}
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(DEMONSTRATED_BA.sub("", m.group(2))) and not NOT_USE.search(m.group(2))
                      and not _RELATIVE.search(m.group(2)) and m.start() not in starts]
@@ -1201,6 +1218,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
+                if at > 0 and GIVEN_TO.search(said_sentence, start, len(sentence) - len(sentence[at + len(said):].lstrip("\u3000"))):
+                    continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]
                 if item in held:
                     out_now.add(item)  # its holder has it out in the scene (把日记本摊在膝盖上): in reach of the others after
@@ -3548,6 +3567,14 @@ _PRONOUN_LEAD = re.compile(rf"(?:然后|接着|随后|于是|这才|便|又|再)
 def _said(lead: re.Match[str]) -> str:
     """The name or pronoun a clause's lead says (他 of 然后他: :data:`_PRONOUN_LEAD`)."""
     return lead.group(1) if lead.re is _PRONOUN_LEAD else lead.group()
+
+
+def _plain_description(description: str, names: re.Pattern[str]) -> bool:
+    """Whether a description said between a use verb and a known thing (他爹传下来的, 刻着“平安”的) leaves the act a use of
+    that thing: no person's name in it (老周留下的: whose it is, another reading), no verb of giving (:data:`GIVING`) and
+    no seeing, thinking or saying (:data:`NOT_USE`) outside a quoted inscription. Pure; precision first (H5)."""
+    bare = re.sub(r"“[^”]*”", "", description)
+    return names.search(description) is None and GIVING.search(bare) is None and NOT_USE.search(bare) is None
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
