@@ -1179,7 +1179,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                      and not _RELATIVE.search(m.group(2)) and m.start() not in starts]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
             told = {(w, t) for _s, w, t in used}
-            used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in told]
+            used += [u for u in _subjectless(sentence, names, use, acts, described) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
             said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
@@ -3578,9 +3578,10 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
-                 acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
+                 acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
-    ``(position, person, item)``."""
+    ``(position, person, item)``. ``described`` (groups: who, description, thing) reads a use across a description
+    (:func:`_plain_description`) where ``use`` read none in that clause."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
@@ -3608,9 +3609,10 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
             virtual = _said(first) + clause
-            for m in use.finditer(virtual):
-                if m.start() == 0:
-                    out.append((at, _said(first), m.group(2)))
+            direct = [m.group(2) for m in use.finditer(virtual) if m.start() == 0]
+            if not direct and described is not None:
+                direct = [m.group(3) for m in described.finditer(virtual) if m.start() == 0 and _plain_description(m.group(2), names)]
+            out += [(at, _said(first), thing) for thing in direct]
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
                 # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject

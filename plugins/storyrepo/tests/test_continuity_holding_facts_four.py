@@ -40,6 +40,9 @@ def test_a_use_across_a_description_fires() -> None:
                for m in _held("苏禾从怀里掏出那枚刻着“急递”两个字的铜驿符，往案上一拍。"))
     assert any("老周" in m and "秒表" in m
                for m in _held("老周拿起那只表壳磨得发白、指针有点歪的秒表，按了一下。"))
+    # a clause naming nobody, after one led by a name: the sentence's subject uses it
+    assert any("苏禾" in m and "煤油灯" in m
+               for m in _held("下课铃响了，苏禾拉开讲台的抽屉，取出那盏灯罩上贴着“实验专用”的煤油灯，擦了擦。"))
 
 
 def test_another_owner_or_a_look_stays_silent() -> None:
