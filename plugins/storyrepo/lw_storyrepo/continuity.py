@@ -1298,8 +1298,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
-                if who in HE and _quoted_at(lines[i], col - 1 + start):
-                    continue  # “…他在沈家门跑船…”: a pronoun in someone's words is not the speaker, and no guess (F9)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)

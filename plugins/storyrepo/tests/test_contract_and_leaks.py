@@ -380,10 +380,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # too fast (the event never happening, a place on a list never given, is a warning since the contract's
     # seventh round). False alarms left: two warnings in 连贯-境界-3 (a quarantined man and his ward spoken
     # of by people outside it).
-    # The thirty-fifth round (F9, stop 53: a pronoun inside someone's quoted words is no one's place — 小唐's “她昨晚…”
-    # of the 隔离区 婶子 put 唐果 there) silenced the second warning: 2 → 1.
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [], 1),  # the eleventh and twelfth rounds; the thirty-fifth
+     [], 2),  # the eleventh and twelfth rounds
     # a palace's inner court written blind: first blind run at stop 40 5/15, 3/5, 4/5, 15 false alarms (11 连贯,
     # 3 合同, 1 泄密; 2 of them errors), 1/6 good drafts sent back; unchanged by the sixth and seventh rounds; tuned on
     # since (the eighth round: a memory told by 去年, a walk-on without a card, 瑶华宫西配殿 nesting, a contract person
