@@ -4,9 +4,8 @@ held with sentences of other genres and periods, none from any corpus:
 - (a) a dead man's written words read by the living (「十二月的那几页，周大炮写：“我想了好几夜…”」) were read as
   his voice now: the written words' rule (是阿爸写的：…) stopped at the opening quote mark between the colon and the
   words. Words written before a quote mark are a trace, as without one; the dead man himself speaking still fires.
-- (b) 「他在沈家门跑船那些年，…」 said by one man of a dead one put the speaker in 沈家门 (a 位置 warn): a pronoun
-  inside someone's quoted words is not the speaker and no guess (the holdings reader's rule, now the place reader's
-  too), and 那些年/那几年/那些日子/那段日子/那阵子 name a time gone, as 那年/当年 do (:data:`PAST_TIME`).
+- (b) 「他在沈家门跑船那些年，…」 said by one man of a dead one put the speaker in 沈家门 (a 位置 warn):
+  那些年/那几年/那些日子/那段日子/那阵子 name a time gone, as 那年/当年 do (:data:`PAST_TIME`).
 """
 
 from __future__ import annotations
