@@ -87,8 +87,8 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 # The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
 RECALLED = r"回忆|想起|记得|梦"
 """A memory or a dream: the mind elsewhere."""
-PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)(?!的)"
-"""A time named as gone: a year, a childhood, the day someone left, a clause opened on 以前/从前 (以前他爬到半截就要等
+PAST_TIME = r"当年|那年|那些年|那几年|那些日子|那段日子|那阵子|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)(?!的)"
+"""A time named as gone: a year, those years (他在沈家门跑船那些年, F9), a childhood, the day someone left, a clause opened on 以前/从前 (以前他爬到半截就要等
 师父 — 出发以前 is a moment of the scene; 以前的账 is a thing, no time told as gone)."""
 RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
 """Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
@@ -2348,6 +2348,8 @@ def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_pla
 
 WRITTEN = re.compile(r"(?:写|记|刻|题|批|留)(?:的|着|下|道|了)?[：:]\s*$")
 """Words written down before a colon (是阿爸写的：收定金，八千): a trace of someone, not their voice now."""
+OPENING_QUOTES = "“「『‘\"'"
+"""The marks that open written words after their colon (周大炮写：“…”): read past, as blank space is."""
 REPORTED = re.compile(r"[“「][^”」‘’]{0,6}?(?:说|讲|道|问)(?:过|了)?[：:，,]?\s*[‘『]")
 """A quote that opens by reporting another's words in quotes of its own (“他说：‘找一张纸。’”): the one who
 reports speaks, not the one reported."""
@@ -2363,9 +2365,9 @@ def _not_spoken_now(line: str, at: int, words: str) -> bool:
     end = start if start >= 0 else at
     stops, mimicked = _line_marks(line)
     colon = end
-    while colon > 0 and line[colon - 1].isspace():
-        colon -= 1
-    if WRITTEN.search(line, max(0, colon - 3), end):  # what ends at the colon before the words
+    while colon > 0 and (line[colon - 1].isspace() or line[colon - 1] in OPENING_QUOTES):
+        colon -= 1  # 周大炮写：“我想了好几夜…” (a dead man's diary read now): the quote mark stands between (F9)
+    if WRITTEN.search(line, max(0, colon - 3), colon):  # what ends at the colon before the words
         k = bisect.bisect_left(stops, end)
         if not FRESH.search(line, stops[k - 1] + 1 if k else 0, end):
             return True
