@@ -233,6 +233,9 @@ MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
 """A written or left trace by someone (赵八级亲笔写的)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
+NOT_SURNAME_BEFORE_POST = NOT_SUBJECT + "连于在从自"
+"""Characters that are a preposition or particle right before a post (连站长也…, 向站长…, 于站长处), though
+:func:`surname_of` takes them for surnames: no surname there (:func:`_post_of_another`)."""
 NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
 """The dead shown, not acting: a photograph, a recording, the body, a grave."""
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧|"
@@ -3725,7 +3728,7 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
         return False
     before = sentence[start - 1]
-    return surname_of(before + said) == before and not who.startswith(before)
+    return before not in NOT_SURNAME_BEFORE_POST and surname_of(before + said) == before and not who.startswith(before)
 
 
 def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
