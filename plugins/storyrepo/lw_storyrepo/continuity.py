@@ -3648,12 +3648,12 @@ def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
     said_by = [world.aliases.get(x, x) for x in said]
     said_plain = [x.strip() for x in FULL_WIDTH_STOP.split(text) if x.strip()]
     ending = said_plain[-1] if said_plain else ""
-    lead = _opening_name(names, ending)
+    lead = _opening_name(names, ending) if ending else None
     if said_plain and said_plain[-1][:1] in HE:
         said_plain.pop()  # the pronoun's own sentence: the one before it says who
     return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
                   any(f in world.cards for f in said_by), text,
-                  said_plain[-1] if said_plain else None, bool(ending),
+                  said_plain[-1] if said_plain else None, ending != "",
                   world.aliases.get(lead.group(), lead.group()) if lead else None)
 
 
@@ -3670,13 +3670,15 @@ PARAGRAPHS_READ = 4096
 def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
     """:func:`_read_names` of a whole line, read once per line, names and aliases: a paragraph before thousands of
     pronouns was read again for each (a 30,000-character line of names before a line of 他 took minutes; A12, stop 53)."""
-    read_of = (world.aliases, world.indirect, world.cards)  # what _read_names reads of the world, by identity
-    memo: tuple[tuple[object, ...], dict[tuple[re.Pattern[str], str], _Named]] | None = world._by_book.get("paragraph names")
-    if memo is None or any(a is not b for a, b in zip(memo[0], read_of)) or len(memo[1]) >= PARAGRAPHS_READ:
-        memo = world._by_book["paragraph names"] = (read_of, {})
-    read = memo[1].get((names, line))
+    # keyed on what _read_names reads of the world (its aliases, indirect words and cards), by identity
+    memo: tuple[object, object, object, dict[tuple[re.Pattern[str], str], _Named]] | None = \
+        world._by_book.get("paragraph names")
+    if memo is None or memo[0] is not world.aliases or memo[1] is not world.indirect or memo[2] is not world.cards \
+            or len(memo[3]) >= PARAGRAPHS_READ:
+        memo = world._by_book["paragraph names"] = (world.aliases, world.indirect, world.cards, {})
+    read = memo[3].get((names, line))
     if read is None:
-        read = memo[1][(names, line)] = _read_names(names, world, line)
+        read = memo[3][(names, line)] = _read_names(names, world, line)
     return read
 
 

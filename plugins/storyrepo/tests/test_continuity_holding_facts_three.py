@@ -15,9 +15,12 @@ words: sentences that must fire and near-misses that must not.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Any
 
 import continuity_helpers
+from lw_storyrepo import continuity
 from lw_storyrepo.continuity import World, told_of
 
 CARDS: dict[str, dict[str, Any]] = {
@@ -120,3 +123,15 @@ def test_words_of_time_before_the_name_opening_the_sentence_keep_it_the_subject(
     # near-miss: a short clause naming no one, then no name — the point of view's own use, silent
     assert _held("值班室里，周护士长还在打电话。\n门一关，屋里就剩她一个人。她又把听诊器摘下来，对着灯看了看胶管。",
                  "林晓", UNTOLD) == []
+
+
+def test_a_paragraphs_names_are_read_again_when_what_they_are_read_by_changes() -> None:
+    # the paragraph cache is keyed on everything _read_names reads of the world: its aliases, indirect words and cards
+    names = re.compile("周护士长|娘")
+    world = World(dict(CARDS), {"周护士长": "周梅", "娘": "周梅"})
+    line = "娘和周护士长都在。"
+    assert continuity._paragraph_names(names, world, line).found == ("周梅",)
+    world = dataclasses.replace(world, indirect=frozenset({"娘", "周护士长"}))
+    assert continuity._paragraph_names(names, world, line).found == ()
+    world = dataclasses.replace(world, indirect=frozenset(), cards={})
+    assert continuity._paragraph_names(names, world, line).someone is False
