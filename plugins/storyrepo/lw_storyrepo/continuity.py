@@ -3730,7 +3730,7 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
         could = fits + [f for f in unsure if f not in fits]
-        lead = _opening_name(names, read.last) if len(could) > 1 and read.last is not None else None
+        lead = names.match(read.last) if len(could) > 1 and read.last is not None else None
         if lead is not None and world.aliases.get(lead.group(), lead.group()) in fits:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:

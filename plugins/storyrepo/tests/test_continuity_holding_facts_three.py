@@ -116,10 +116,11 @@ def test_a_pronoun_of_the_other_gender_than_the_point_of_view_is_not_the_point_o
 
 def test_words_of_time_before_the_name_opening_the_sentence_keep_it_the_subject() -> None:
     # 这时/第二天一早， before another's name: that one is still the subject the pronoun after carries on — fires
+    # (the point of view's gender untold; told and the pronoun's, the antecedent reader still reads the name at the
+    # sentence's very start only: its lead-in reading alarmed falsely on a development draft, so it was dropped)
     for lead in ("这时", "第二天一早，", ""):
-        for genders in (UNTOLD, KNOWN):
-            assert any("周梅" in m and "听诊器" in m for m in _held(
-                f"{lead}周护士长进了值班室。她拿起那只听诊器，对着灯看了看。", "林晓", genders)), (lead, genders)
+        assert any("周梅" in m and "听诊器" in m for m in _held(
+            f"{lead}周护士长进了值班室。她拿起那只听诊器，对着灯看了看。", "林晓", UNTOLD)), lead
     # near-miss: a short clause naming no one, then no name — the point of view's own use, silent
     assert _held("值班室里，周护士长还在打电话。\n门一关，屋里就剩她一个人。她又把听诊器摘下来，对着灯看了看胶管。",
                  "林晓", UNTOLD) == []
