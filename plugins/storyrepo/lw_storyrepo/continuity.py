@@ -233,6 +233,9 @@ MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
 """A written or left trace by someone (赵八级亲笔写的)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
+NOT_SURNAME_BEFORE_POST = NOT_SUBJECT + "连于在从自"
+"""Characters that are a preposition or particle right before a post (连站长也…, 向站长…, 于站长处), though
+:func:`surname_of` takes them for surnames: no surname there (:func:`_post_of_another`)."""
 NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
 """The dead shown, not acting: a photograph, a recording, the body, a grave."""
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧|"
@@ -3660,6 +3663,13 @@ class _Named(NamedTuple):
     someone: bool  # whether it names anyone with a card (by a relation word too)
     plain: str  # the text itself, its quotes left out
     last: str | None  # its last sentence, or the one before when the last starts with a pronoun (他把…，拉开抽屉，)
+    told: bool  # whether it has a sentence at all (not only quotes and spaces)
+    lead: str | None  # the character (by card or alias) its very last sentence opens on, pronoun or not (:func:`_led_by`)
+
+
+LEAD_IN = re.compile(r"(?:[^，,。！？；;“”]{1,6}[，,])?(?:这时|那时|此时|这会儿|此刻|随后|接着|后来|于是|然后|忽然|突然)?")
+"""What may come before the name a sentence opens on, as its subject (R53): a short clause of time naming no one
+(第二天一早，秦岚进了…) or a word of time (这时秦岚进了…)."""
 
 
 def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
@@ -3668,11 +3678,20 @@ def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
     said = [m.group() for m in names.finditer(text)]
     said_by = [world.aliases.get(x, x) for x in said]
     said_plain = [x.strip() for x in FULL_WIDTH_STOP.split(text) if x.strip()]
+    ending = said_plain[-1] if said_plain else ""
+    lead = _opening_name(names, ending) if ending else None
     if said_plain and said_plain[-1][:1] in HE:
         said_plain.pop()  # the pronoun's own sentence: the one before it says who
     return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
                   any(f in world.cards for f in said_by), text,
-                  said_plain[-1] if said_plain else None)
+                  said_plain[-1] if said_plain else None, ending != "",
+                  world.aliases.get(lead.group(), lead.group()) if lead else None)
+
+
+def _opening_name(names: re.Pattern[str], sentence: str) -> re.Match[str] | None:
+    """The name ``sentence`` opens on as its subject: at its start, else after words of time (:data:`LEAD_IN`)."""
+    lead_in = LEAD_IN.match(sentence)
+    return names.match(sentence) or (names.match(sentence, lead_in.end()) if lead_in and lead_in.end() else None)
 
 
 PARAGRAPHS_READ = 4096
@@ -3682,12 +3701,15 @@ PARAGRAPHS_READ = 4096
 def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
     """:func:`_read_names` of a whole line, read once per line, names and aliases: a paragraph before thousands of
     pronouns was read again for each (a 30,000-character line of names before a line of 他 took minutes; A12, stop 53)."""
-    memo: tuple[dict[str, str], dict[tuple[re.Pattern[str], str], _Named]] | None = world._by_book.get("paragraph names")
-    if memo is None or memo[0] is not world.aliases or len(memo[1]) >= PARAGRAPHS_READ:
-        memo = world._by_book["paragraph names"] = (world.aliases, {})
-    read = memo[1].get((names, line))
+    # keyed on what _read_names reads of the world (its aliases, indirect words and cards), by identity
+    memo: tuple[object, object, object, dict[tuple[re.Pattern[str], str], _Named]] | None = \
+        world._by_book.get("paragraph names")
+    if memo is None or memo[0] is not world.aliases or memo[1] is not world.indirect or memo[2] is not world.cards \
+            or len(memo[3]) >= PARAGRAPHS_READ:
+        memo = world._by_book["paragraph names"] = (world.aliases, world.indirect, world.cards, {})
+    read = memo[3].get((names, line))
     if read is None:
-        read = memo[1][(names, line)] = _read_names(names, world, line)
+        read = memo[3][(names, line)] = _read_names(names, world, line)
     return read
 
 
@@ -3756,19 +3778,19 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
         return False
     before = sentence[start - 1]
-    return surname_of(before + said) == before and not who.startswith(before)
+    return before not in NOT_SURNAME_BEFORE_POST and surname_of(before + said) == before and not who.startswith(before)
 
 
 def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
     """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
     read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
-    opens on no name (老头的嘴张了张，又闭上了。他…): the subject a pronoun after it carries on, as
-    :func:`_antecedent` reads it (沈青等不到周铁牛回来。他…: 沈青)."""
-    for text in (_reach_back(lines[i], at), *_paragraphs_before(lines, i, 1)):
-        said = [x.strip() for x in FULL_WIDTH_STOP.split(_QUOTED_WORDS.sub("", text)) if x.strip()]
-        if said:
-            lead = names.match(said[-1])
-            return world.aliases.get(lead.group(), lead.group()) if lead else None
+    opens on no name (老头的嘴张了张，又闭上了。他…), words of time (:data:`LEAD_IN`) before the name no matter: the
+    subject a pronoun after it carries on (沈青等不到周铁牛回来。他…: 沈青; 这时秦岚进了实验舱。她…: 秦岚). The
+    :attr:`_Named.lead` of :func:`_read_names`, one reader for both."""
+    for read in (_read_names(names, world, _reach_back(lines[i], at)),
+                 *(_paragraph_names(names, world, x) for x in _paragraphs_before(lines, i, 1))):
+        if read.told:
+            return read.lead
     return None
 
 
