@@ -1071,7 +1071,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）{step}：请确认草稿写到了", line_no))
-            elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body, (spot,) if spot else ()):
+            elif ctx is not None and spot is None and not quoted.get(term) and _only_meant(ctx, term, text, body):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要到「{term}」，正文只说了要去、去不成或怎么走，"
                                                  f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
@@ -1419,29 +1419,37 @@ _CLAUSE_MARK = re.compile(r"[，,。！？；;“”\n]")
 SPOT_ENDS = frozenset("头边面侧房屋室厅堂院门口台楼仓库场坝岸桥井巷街棚廊亭窖坡")
 """The last character of a word that names a part of a place or a spot in it, said right after the place's name
 (厂署秤房, 沈家门码头, 第四燧北头, 祠堂后院, 学校操场): a room, a gate, a side, a yard, a landing, a lane …"""
+ANY_PLACES_SPOT = SPOT_ENDS | frozenset("里外上下前后旁内中左右大小")
+"""What a spot made of these characters alone names is a spot of any place (门口, 外面, 大门, 后院): the prose's 门口
+is nobody's in particular, so it does not stand for the place the line names."""
 
 
 def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> str | None:
     """A place the line names with a spot in it right after its name (在厂署秤房码铜饼, 沈家门码头, 第四燧北头的天田) that the
     prose names as one it knows (秤房里, 码头上, 你们这儿北头): the scene is at that spot, so at the place. The spot is
-    the two or three characters after the name that end in one of :data:`SPOT_ENDS` (剪辑室), no name the book
-    knows; the prose's spot must not be brought in as new (一间秤房: :func:`_new_one`), only gone toward or meant
-    (去北坡, 想去码头: :data:`NOT_REACHED`) nor follow another place the book knows (第十燧北头). The spot found, or
-    ``None``; whether the scene reaches it is :func:`_only_meant`'s to read."""
+    the two or three characters right after the name (no 的 between: 的大门 is none) that end in one of
+    :data:`SPOT_ENDS` (剪辑室), in Chinese characters, no name the book knows and not any place's (门口:
+    :data:`ANY_PLACES_SPOT`); the prose's spot must not be brought in as new (一口水井: :func:`_new_one`), gone toward
+    (去北坡) or only meant (想去码头, 远远看得见码头: :func:`_meant_at`, what :func:`_only_meant` reads of a place's
+    name — whether the scene reaches the spot is read there, once), nor follow another place the book knows, with or
+    without 的 (第十燧北头, 月海营地的机修库). The spot found, or ``None``. Cost: one ``str.find`` walk of the prose per
+    contract term with a spot in its line (:func:`starts_of`), none for the rest."""
     if ctx is None or ctx.world is None or term not in ctx.world.places:
         return None
     places = ctx.world.places
     ends = ctx.name_index().by_end
     for end in (at + len(term) for at in _spots(term, line)):
         spot = next((line[end:end + k] for k in (2, 3) if line[end + k - 1:end + k] in SPOT_ENDS), "")
-        if not spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases or spot in places:
+        if not spot or "的" in spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases \
+                or spot in places or all(c in ANY_PLACES_SPOT for c in spot):
             continue
         for at in starts_of(spot, body):
             before = body[max(0, at - 8):at]
-            if before.endswith("去") or NOT_REACHED.search(_CLAUSE_MARK.split(before)[-1]):
+            if before.endswith("去") or _meant_at(body, at, len(spot)):
                 continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
-            if not _new_one(before) and not any(n != term and n in places and before.endswith(n)
-                                                for n in ends.get(before[-2:], ())):
+            owner = before.removesuffix("的")  # 月海营地的机修库: the spot of the place named before it
+            if not _new_one(before) and not any(n != term and n in places and owner.endswith(n)
+                                                for n in ends.get(owner[-2:], ())):
                 return spot
     return None
 
@@ -1514,10 +1522,26 @@ ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|�
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
 
 
-def _only_meant(ctx: CheckContext, term: str, line: str, body: str, forms: tuple[str, ...] = ()) -> bool:
+def _meant_at(body: str, k: int, n: int) -> bool:
+    """Whether the ``n`` characters of ``body`` at ``k`` name a place only in a clause that does not reach it: an
+    errand given in words (“去菜园坝…), one someone is sent on or a sight from afar (:data:`SENT_OFF`), a wish
+    (:data:`WISHED`), where the dead lie (:data:`BURIED`), a plan or refusal (:data:`NOT_REACHED`), a route told
+    (:data:`ROUTE`)."""
+    if body[max(0, k - 2):k] == "“去":
+        return True  # an errand given in words (“去菜园坝买两捆麻绳…”)
+    clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
+    if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
+        return True
+    if BURIED.search(clause):
+        return True  # where the dead lie (师父埋在西山脚下): nobody's arrival
+    return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
+                                                      and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
+
+
+def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
-    clause that does not reach it (:data:`NOT_REACHED`): the scene never gets there. ``forms``: what the prose names
-    it by when no name of it is there (its spot: :func:`_by_its_spot`); its names otherwise."""
+    clause that does not reach it (:func:`_meant_at`): the scene never gets there. (A place met by its spot alone is
+    :func:`_by_its_spot`'s, which reads each of the spot's mentions the same way.)"""
     if ctx.world is None or term not in ctx.world.places:
         return False
     at = line.find(term)
@@ -1526,20 +1550,9 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str, forms: tuple
     def told_of(k: int, n: int) -> bool:  # the place the sentence tells of: it says nothing of reaching it either way
         return (k == 0 or body[k - 1] in "。！？!?\n") and TOLD_OF.match(body, k + n) is not None
 
-    def meant(k: int, n: int) -> bool:
-        if body[max(0, k - 2):k] == "“去":
-            return True  # an errand given in words (“去菜园坝买两捆麻绳…”)
-        clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
-        if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
-            return True
-        if BURIED.search(clause):
-            return True  # where the dead lie (师父埋在西山脚下): nobody's arrival
-        return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
-                                                          and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
-
-    spots = [(m.start(), len(v)) for v in (forms or ctx.variants(term)) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
     spots = [(k, n) for k, n in spots if not told_of(k, n)]
-    return bool(spots) and all(meant(k, n) for k, n in spots)
+    return bool(spots) and all(_meant_at(body, k, n) for k, n in spots)
 
 
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:

@@ -64,3 +64,61 @@ def test_a_spot_only_set_out_for_is_no_arrival() -> None:
     for body in ("白露出门要去剪辑室，走到半路下起了雨，又折了回去。", "宋知远说：“明天你就去剪辑室拿片子。”白露点点头，回了宿舍。"):
         found = _contract("白露在东风电影厂剪辑室等宋知远", body)
         assert [s for s, m in found if "「东风电影厂」" in m] == [ERROR], found
+
+
+MOON = {"广寒基地", "月海营地", "地球"}
+"""A lunar outpost and its camp (R53's counter-examples, stop 53): the spot read after the place's name must be the
+place's own, not another's nor anybody's."""
+
+
+@pytest.mark.parametrize("line, body", [
+    # the spot is another known place's, joined to it by 的: the camp's workshop is not the base's
+    ("柯望舒去广寒基地机修库等秦岚", "柯望舒在月海营地的机修库里等了一夜，秦岚没有来。"),
+    # 门口 is any door's: two characters that each name a spot of any place belong to none
+    ("柯望舒回到广寒基地门口等补给车", "柯望舒在月球车里坐了一夜。天亮时秦岚敲了敲门口的舷窗：“走吧。”"),
+    # 的 after the place's name joins it to what follows: 的大门 is no spot of the base
+    ("柯望舒到广寒基地的大门交接", "柯望舒推开气闸的大门，走进了月海营地。"),
+])
+def test_a_spot_of_another_place_or_of_any_place_does_not_bring_the_place(line: str, body: str) -> None:
+    found = _contract(line, body, MOON)
+    assert [s for s, m in found if "「广寒基地」" in m] in ([ERROR], [WARN]), found
+
+
+@pytest.mark.parametrize("line, body", [
+    # the spot named in a clause that names another known place before it: the camp's
+    ("柯望舒去广寒基地机修库等秦岚", "柯望舒在月海营地机修库里等了一夜，秦岚没有来。"),
+    # a spot not in Chinese characters is no word of the place
+    ("柯望舒去广寒基地B2库等秦岚", "柯望舒在B2库里等了一夜，秦岚没有来。"),
+    # a spot that is itself a place the book knows is that place, not a part of this one
+    ("柯望舒去广寒基地月海营地等秦岚", "秦岚没有来。柯望舒在地球上等了一夜。"),
+    # the spot brought in as a new one (一口井): any well, not the base's
+    ("柯望舒去广寒基地水井打水", "柯望舒在环形山下找到一口水井，打了一桶水。"),
+])
+def test_each_guard_on_the_spot_keeps_the_place_asked(line: str, body: str) -> None:
+    found = _contract(line, body, MOON)
+    assert [s for s, m in found if "「广寒基地」" in m] in ([ERROR], [WARN]), found
+
+
+def test_a_spot_of_the_place_itself_still_brings_it() -> None:
+    """The mends above leave the place's own spot, named as the scene's, standing for it."""
+    assert _contract("柯望舒去广寒基地机修库等秦岚", "机修库里冷得像冰窖。柯望舒等了一夜，秦岚没有来。", MOON) == []
+
+
+def test_a_spot_only_sent_to_or_seen_from_afar_is_no_arrival() -> None:
+    """Whether the scene reaches the spot is read once, as :func:`~lw_storyrepo.checks._only_meant` reads a place's
+    name (an errand, a sight from afar): 远远看得见机修库 is not being in it."""
+    found = _contract("柯望舒去广寒基地机修库等秦岚", "柯望舒远远地已经看得见机修库了，车却陷在了沙里。", MOON)
+    assert [s for s, m in found if "「广寒基地」" in m] in ([ERROR], [WARN]), found
+
+
+def test_a_spot_that_is_a_place_the_world_knows_is_that_place_not_a_part_of_this_one() -> None:
+    """北坡 after the base's name, a place the world knows (and no name of the book's aliases: those are read as the
+    base's district first), is that place, not the base's slope."""
+    places = MOON | {"北坡"}
+    aliases = {**ALIASES, **{p: p for p in MOON}}
+    world = World(CARDS, dict(aliases), places, set(), ("普通人",), None, {}, {})
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), world=world, people=set(CARDS),
+                       dwellers=dwellers_of(CARDS)).for_draft({})
+    draft = Draft("A", {}, "秦岚没有来。柯望舒在北坡底下等了一夜。", 5)
+    found = [(f.severity, f.message) for f in contract_findings({"合同": ["柯望舒去广寒基地北坡等秦岚"]}, draft, ctx)]
+    assert [s for s, m in found if "「广寒基地」" in m] in ([ERROR], [WARN]), found

@@ -124,6 +124,13 @@ def test_a_path_thousands_of_folders_deep_is_refused_before_it_is_resolved(book:
     assert len(looks) < 50  # resolving it would look at each of its 2,000 folders
 
 
+def test_a_path_deep_in_backslashes_is_refused_by_its_depth(book: StoryRepo) -> None:
+    """A journal written on Windows parts its path with backslashes: counted too, not looked up as one long name."""
+    root = Path(book.root)
+    _journal(root, [{"path": "\\".join(["d"] * 2000) + "\\x.md", "existed": False}])
+    assert f"比 {PATH_PARTS_MAX} 层还深" in str(_refused(root))
+
+
 def test_a_path_as_deep_as_allowed_still_rolls_back(book: StoryRepo) -> None:
     root = Path(book.root)
     rel = "/".join(["大纲"] + ["d"] * (PATH_PARTS_MAX - 2)) + "/x.md"
