@@ -684,8 +684,9 @@ BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
     # an 1887 胭脂沟 gold field (stop 53): first run 6/15 and 5 false alarms; 4 with stop 53's rounds (H4's, not tuned on it)
     ("连续性-盲评三十四", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 4}, 4),
-    # a 1956 柴达木 oil-prospecting party (stop 53): first run 11/15 and 8 false alarms; 6 with stop 53's rounds (H4's)
-    ("连续性-盲评三十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 11, "合同": 2, "泄密": 4}, 6),
+    # a 1956 柴达木 oil-prospecting party (stop 53): first run 11/15 and 8 false alarms; 6 with H4's round, 4 with F9's
+    # (stop 53's rounds, not tuned on it)
+    ("连续性-盲评三十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 11, "合同": 2, "泄密": 4}, 4),
 ]
 
 
