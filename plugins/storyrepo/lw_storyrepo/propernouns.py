@@ -1770,7 +1770,8 @@ def _counted(text: str, name: str) -> bool:
                 and (before[1] in THING_MEASURES
                      or (before[1] in SHOP_MEASURES and not name.endswith(tuple(ALL_SUFFIX_WORDS)))):
             return True  # 一把扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
-        if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
+        described = DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at])
+        if described and not _counts_its_own(described.group(1)) and not _speaks(text, name):
             return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
@@ -1792,9 +1793,18 @@ PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指
 """What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的, 一股子倔劲的): a person it
 may be."""
 DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
-                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
+                             + "](?!" + "|".join(PERSON_HAS) + ")([^的，。！？；：、“”「」\\s]{1,6})的$")
 DESCRIBED_REACH = 10
 """How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
+
+
+def _counts_its_own(description: str) -> bool:
+    """Whether the description between a count and 的 (:data:`DESCRIBED_COUNT`) ends in a noun: then the count counts
+    that noun (提着+一盏应急灯+的, 有过+一面之缘+的, 一张娃娃脸+的), and the word after 的 is who holds, met or has it,
+    not the thing counted; a description that ends in how the thing is (碗口粗, 歪歪扭扭) describes the word after 的."""
+    return lexicon().tags.get(description[-1], "")[:1] == "n"
+
+
 SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
 """What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
 

@@ -105,3 +105,19 @@ def test_a_verb_that_takes_a_person_is_no_act_on_a_thing() -> None:
     assert not _counted("那几年，他变着法子折磨郑秋月。", "郑秋月")
     assert not _counted("当着众人，她拆穿郑秋月。", "郑秋月")
     assert not _counted("地主年年盘剥郑秋月，", "郑秋月")
+
+
+def test_someone_after_a_count_that_counts_what_they_hold_or_have_is_still_someone() -> None:
+    """Fixer FN (reader R53): a description that ends in a noun is what the count counts (挎着一只竹篮+的, 有过一面之缘+的,
+    一张圆脸+的), and the word after 的 is who holds, met or has it (a fishing village, a boarding school)."""
+    assert not _counted("背着一捆干柴的韦秀英从后山下来。韦秀英把柴放在灶边。", "韦秀英")
+    assert not _counted("和我有过一面之缘的韦秀英也来了。", "韦秀英")
+    assert not _counted("班里那个一张圆脸的韦秀英举了手。", "韦秀英")
+    assert "韦秀英" in _found("背着一捆干柴的韦秀英从后山下来。韦秀英把柴放在灶边。韦秀英说：“水开了。”")
+
+
+def test_a_thing_described_by_how_it_is_after_a_count_is_no_one_unless_it_speaks() -> None:
+    """Guard: a count and a description of how the thing is (一根瘦高高的) make the word a thing, unless it speaks
+    right after being named (韦秀英说): someone."""
+    assert _counted("院里立着一根瘦高高的旗杆。", "旗杆")
+    assert not _counted("街角站着一根瘦高高的韦秀英，韦秀英说：“走吧。”", "韦秀英")
