@@ -1819,8 +1819,9 @@ THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "�
 舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries or saws it (剥豆子, 锯木头); 磨 and 研 are left
 out (折磨, 琢磨 and 钻研 take a person). The verb
 stands right before the word, or with 着, 了 or 过 (骑着骡子, 熬了米粥); the word ends there (:func:`_object_ends`)."""
-THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆")
-"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝)."""
+THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆怒厉呼")
+"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝; 怒喝, 厉喝,
+呼喝: 喝 shouted at someone, not drunk)."""
 HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
 HANDLED_REACH = 3
 """How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""

@@ -121,3 +121,11 @@ def test_a_thing_described_by_how_it_is_after_a_count_is_no_one_unless_it_speaks
     right after being named (韦秀英说): someone."""
     assert _counted("院里立着一根瘦高高的旗杆。", "旗杆")
     assert not _counted("街角站着一根瘦高高的韦秀英，韦秀英说：“走吧。”", "韦秀英")
+
+
+def test_a_shout_at_someone_is_no_drink() -> None:
+    """Fixer FN (reader R53): 喝 after 怒, 厉, 呼 is a shout at someone, not a drink (a drill ground, a yamen)."""
+    assert not _counted("教头怒喝韦秀英：“站直！”", "韦秀英")
+    assert not _counted("堂上县令厉喝韦秀英，", "韦秀英")
+    assert not _counted("班头喝令韦秀英跪下。", "韦秀英")
+    assert _counted("他喝了米酒。", "米酒")
