@@ -1904,7 +1904,7 @@ def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
     """``name`` (read as someone) with the word for an establishment that follows it every time it is said (at least
     :data:`ESTABLISHMENT_SAID` times): one of :data:`ESTABLISHMENT_ENDS`, alone (九如银+楼) or after an everyday word
     (恒丰+丝线+铺, 德兴+茶叶+店); else ``name``. The longest such tail wins; one character alone never where it starts a
-    word with the next (林晓+楼下, 王五+店里)."""
+    word with the next (林晓+楼下, 王五+店里), nor a particle (柯望舒+吧？: 吧 ends the sentence)."""
     starts = list(starts_of(name, text))
     if len(starts) < ESTABLISHMENT_SAID:
         return name
@@ -1918,7 +1918,8 @@ def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
             continue
         if size > 1 and lex.common(tail[:-1]):
             return name + tail
-        if size == 1 and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼
+        if size == 1 and tail not in PARTICLES \
+                and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼; 吧 the particle
             return name + tail
     return name
 

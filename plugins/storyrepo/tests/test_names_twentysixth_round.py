@@ -129,3 +129,19 @@ def test_a_shout_at_someone_is_no_drink() -> None:
     assert not _counted("堂上县令厉喝韦秀英，", "韦秀英")
     assert not _counted("班头喝令韦秀英跪下。", "韦秀英")
     assert _counted("他喝了米酒。", "米酒")
+
+
+def test_a_particle_after_a_name_is_no_establishment() -> None:
+    """Fixer FN (reader R53): 吧 after a name said twice is the sentence's particle (你就是韦秀英吧？), not a bar; a
+    bar is said with its everyday word (蓝鲸+酒吧)."""
+    lex = lexicon()
+    assert _whole_institution(lex, "你就是韦秀英吧？她点点头。韦秀英吧，跟我走。", "韦秀英") == "韦秀英"
+    assert "韦秀英吧" not in _found("你就是韦秀英吧？她点点头。韦秀英吧，跟我走。韦秀英说：“好。”")
+    assert _whole_institution(lex, "蓝鲸酒吧开到半夜。蓝鲸酒吧的老板姓吴。", "蓝鲸") == "蓝鲸酒吧"
+
+
+def test_an_uncommon_word_before_an_establishment_s_kind_is_no_part_of_it() -> None:
+    """Guard: a tail of two or three characters ends an establishment's name only after an everyday word (丝线+铺);
+    an uncommon one (踱进+院) is a clause, and the word before it stays as it is."""
+    lex = lexicon()
+    assert _whole_institution(lex, "韦秀英踱进院，坐下。过了一会，韦秀英踱进院。", "韦秀英") == "韦秀英"
