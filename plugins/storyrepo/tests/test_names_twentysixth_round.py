@@ -145,3 +145,13 @@ def test_an_uncommon_word_before_an_establishment_s_kind_is_no_part_of_it() -> N
     an uncommon one (踱进+院) is a clause, and the word before it stays as it is."""
     lex = lexicon()
     assert _whole_institution(lex, "韦秀英踱进院，坐下。过了一会，韦秀英踱进院。", "韦秀英") == "韦秀英"
+
+
+def test_a_coined_or_too_long_stem_counted_stays_a_place_s_name() -> None:
+    """Guards: a coined stem (一片落星滩) and an everyday stem longer than the measure allows (一家国营饭店: 家 allows
+    one character) keep the place's name; the same counts with an everyday, short enough stem do not."""
+    lex = lexicon()
+    assert not _counted_place(lex, "河湾外是一片落星滩，落星滩上没有人。", "落星滩")
+    assert _counted_place(lex, "河湾外是一片黑风滩，黑风滩上没有人。", "黑风滩")
+    assert not _counted_place(lex, "城东有一家国营饭店，国营饭店的菜很贵。", "国营饭店")
+    assert _counted_place(lex, "城东有一家老饭馆，老饭馆的菜很贵。", "老饭馆")
