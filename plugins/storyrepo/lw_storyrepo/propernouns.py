@@ -1770,7 +1770,8 @@ def _counted(text: str, name: str) -> bool:
                 and (before[1] in THING_MEASURES
                      or (before[1] in SHOP_MEASURES and not name.endswith(tuple(ALL_SUFFIX_WORDS)))):
             return True  # 一把扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
-        if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
+        described = DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at])
+        if described and not _counts_its_own(described.group(1)) and not _speaks(text, name):
             return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
@@ -1792,9 +1793,18 @@ PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指
 """What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的, 一股子倔劲的): a person it
 may be."""
 DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
-                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
+                             + "](?!" + "|".join(PERSON_HAS) + ")([^的，。！？；：、“”「」\\s]{1,6})的$")
 DESCRIBED_REACH = 10
 """How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
+
+
+def _counts_its_own(description: str) -> bool:
+    """Whether the description between a count and 的 (:data:`DESCRIBED_COUNT`) ends in a noun: then the count counts
+    that noun (提着+一盏应急灯+的, 有过+一面之缘+的, 一张娃娃脸+的), and the word after 的 is who holds, met or has it,
+    not the thing counted; a description that ends in how the thing is (碗口粗, 歪歪扭扭) describes the word after 的."""
+    return lexicon().tags.get(description[-1], "")[:1] == "n"
+
+
 SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
 """What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
 
@@ -1809,8 +1819,9 @@ THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "�
 舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries or saws it (剥豆子, 锯木头); 磨 and 研 are left
 out (折磨, 琢磨 and 钻研 take a person). The verb
 stands right before the word, or with 着, 了 or 过 (骑着骡子, 熬了米粥); the word ends there (:func:`_object_ends`)."""
-THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆")
-"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝)."""
+THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆怒厉呼")
+"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝; 怒喝, 厉喝,
+呼喝: 喝 shouted at someone, not drunk)."""
 HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
 HANDLED_REACH = 3
 """How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""
@@ -1893,7 +1904,7 @@ def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
     """``name`` (read as someone) with the word for an establishment that follows it every time it is said (at least
     :data:`ESTABLISHMENT_SAID` times): one of :data:`ESTABLISHMENT_ENDS`, alone (九如银+楼) or after an everyday word
     (恒丰+丝线+铺, 德兴+茶叶+店); else ``name``. The longest such tail wins; one character alone never where it starts a
-    word with the next (林晓+楼下, 王五+店里)."""
+    word with the next (林晓+楼下, 王五+店里), nor a particle (柯望舒+吧？: 吧 ends the sentence)."""
     starts = list(starts_of(name, text))
     if len(starts) < ESTABLISHMENT_SAID:
         return name
@@ -1907,7 +1918,8 @@ def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
             continue
         if size > 1 and lex.common(tail[:-1]):
             return name + tail
-        if size == 1 and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼
+        if size == 1 and tail not in PARTICLES \
+                and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼; 吧 the particle
             return name + tail
     return name
 

@@ -105,3 +105,53 @@ def test_a_verb_that_takes_a_person_is_no_act_on_a_thing() -> None:
     assert not _counted("那几年，他变着法子折磨郑秋月。", "郑秋月")
     assert not _counted("当着众人，她拆穿郑秋月。", "郑秋月")
     assert not _counted("地主年年盘剥郑秋月，", "郑秋月")
+
+
+def test_someone_after_a_count_that_counts_what_they_hold_or_have_is_still_someone() -> None:
+    """Fixer FN (reader R53): a description that ends in a noun is what the count counts (挎着一只竹篮+的, 有过一面之缘+的,
+    一张圆脸+的), and the word after 的 is who holds, met or has it (a fishing village, a boarding school)."""
+    assert not _counted("背着一捆干柴的韦秀英从后山下来。韦秀英把柴放在灶边。", "韦秀英")
+    assert not _counted("和我有过一面之缘的韦秀英也来了。", "韦秀英")
+    assert not _counted("班里那个一张圆脸的韦秀英举了手。", "韦秀英")
+    assert "韦秀英" in _found("背着一捆干柴的韦秀英从后山下来。韦秀英把柴放在灶边。韦秀英说：“水开了。”")
+
+
+def test_a_thing_described_by_how_it_is_after_a_count_is_no_one_unless_it_speaks() -> None:
+    """Guard: a count and a description of how the thing is (一根瘦高高的) make the word a thing, unless it speaks
+    right after being named (韦秀英说): someone."""
+    assert _counted("院里立着一根瘦高高的旗杆。", "旗杆")
+    assert not _counted("街角站着一根瘦高高的韦秀英，韦秀英说：“走吧。”", "韦秀英")
+
+
+def test_a_shout_at_someone_is_no_drink() -> None:
+    """Fixer FN (reader R53): 喝 after 怒, 厉, 呼 is a shout at someone, not a drink (a drill ground, a yamen)."""
+    assert not _counted("教头怒喝韦秀英：“站直！”", "韦秀英")
+    assert not _counted("堂上县令厉喝韦秀英，", "韦秀英")
+    assert not _counted("班头喝令韦秀英跪下。", "韦秀英")
+    assert _counted("他喝了米酒。", "米酒")
+
+
+def test_a_particle_after_a_name_is_no_establishment() -> None:
+    """Fixer FN (reader R53): 吧 after a name said twice is the sentence's particle (你就是韦秀英吧？), not a bar; a
+    bar is said with its everyday word (蓝鲸+酒吧)."""
+    lex = lexicon()
+    assert _whole_institution(lex, "你就是韦秀英吧？她点点头。韦秀英吧，跟我走。", "韦秀英") == "韦秀英"
+    assert "韦秀英吧" not in _found("你就是韦秀英吧？她点点头。韦秀英吧，跟我走。韦秀英说：“好。”")
+    assert _whole_institution(lex, "蓝鲸酒吧开到半夜。蓝鲸酒吧的老板姓吴。", "蓝鲸") == "蓝鲸酒吧"
+
+
+def test_an_uncommon_word_before_an_establishment_s_kind_is_no_part_of_it() -> None:
+    """Guard: a tail of two or three characters ends an establishment's name only after an everyday word (丝线+铺);
+    an uncommon one (踱进+院) is a clause, and the word before it stays as it is."""
+    lex = lexicon()
+    assert _whole_institution(lex, "韦秀英踱进院，坐下。过了一会，韦秀英踱进院。", "韦秀英") == "韦秀英"
+
+
+def test_a_coined_or_too_long_stem_counted_stays_a_place_s_name() -> None:
+    """Guards: a coined stem (一片落星滩) and an everyday stem longer than the measure allows (一家国营饭店: 家 allows
+    one character) keep the place's name; the same counts with an everyday, short enough stem do not."""
+    lex = lexicon()
+    assert not _counted_place(lex, "河湾外是一片落星滩，落星滩上没有人。", "落星滩")
+    assert _counted_place(lex, "河湾外是一片黑风滩，黑风滩上没有人。", "黑风滩")
+    assert not _counted_place(lex, "城东有一家国营饭店，国营饭店的菜很贵。", "国营饭店")
+    assert _counted_place(lex, "城东有一家老饭馆，老饭馆的菜很贵。", "老饭馆")
