@@ -1415,7 +1415,10 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
 
 
 _CLAUSE_MARK = re.compile(r"[，,。！？；;“”\n]")
-"""A mark that ends a clause or a quote: :func:`_by_its_spot` reads the clause before a spot from the last one."""
+"""A mark that ends a clause or a quote: :func:`_by_its_spot` and :func:`_meant_at` read the clause before a spot
+from the last one."""
+_SENTENCE_MARK = re.compile(r"[。！？；;“”\n]")
+"""A mark that ends a sentence or a quote (no comma): :func:`_meant_at` reads a wish from the last one."""
 SPOT_ENDS = frozenset("头边面侧房屋室厅堂院门口台楼仓库场坝岸桥井巷街棚廊亭窖坡")
 """The last character of a word that names a part of a place or a spot in it, said right after the place's name
 (厂署秤房, 沈家门码头, 第四燧北头, 祠堂后院, 学校操场): a room, a gate, a side, a yard, a landing, a lane …"""
@@ -1529,8 +1532,8 @@ def _meant_at(body: str, k: int, n: int) -> bool:
     (:data:`ROUTE`)."""
     if body[max(0, k - 2):k] == "“去":
         return True  # an errand given in words (“去菜园坝买两捆麻绳…”)
-    clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
-    if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
+    clause = _CLAUSE_MARK.split(body[max(0, k - 16):k])[-1]
+    if SENT_OFF.search(clause) or WISHED.search(_SENTENCE_MARK.split(body[max(0, k - 24):k])[-1]):
         return True
     if BURIED.search(clause):
         return True  # where the dead lie (师父埋在西山脚下): nobody's arrival

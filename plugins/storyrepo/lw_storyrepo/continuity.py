@@ -1211,7 +1211,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 # 字是像师父的字…。⏎他把窥筒从腰上解下来 (the point of view's 窥筒): a pronoun after a sentence opening on no
                 # name, using the point of view's own thing, may be the point of view — their own use, no guess (H4)
                 if who in HE and pov is not None and owners.get(item) == pov and world.gender.get(pov) in (None, "", who) \
-                        and _led_by(names, lines, i, col - 1 + start, world) in (None, pov):
+                        and next((read.lead for read in _reads_back(names, world, lines, i, col - 1 + start,
+                                                                    _paragraphs_before(lines, i, 1)) if read.told),
+                                 None) in (None, pov):
                     continue
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
@@ -3664,7 +3666,7 @@ class _Named(NamedTuple):
     plain: str  # the text itself, its quotes left out
     last: str | None  # its last sentence, or the one before when the last starts with a pronoun (他把…，拉开抽屉，)
     told: bool  # whether it has a sentence at all (not only quotes and spaces)
-    lead: str | None  # the character (by card or alias) its very last sentence opens on, pronoun or not (:func:`_led_by`)
+    lead: str | None  # the character (by card or alias) its very last sentence opens on, pronoun or not (:func:`_reads_back`)
 
 
 LEAD_IN = re.compile(r"(?:[^，,。！？；;“”]{1,6}[，,])?(?:这时|那时|此时|这会儿|此刻|随后|接着|后来|于是|然后|忽然|突然)?")
@@ -3746,8 +3748,7 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         carried.append(line)
         if _paragraph_names(names, world, line).someone:
             break
-    for read in (_read_names(names, world, _reach_back(lines[i], col - 1)), *(
-            _paragraph_names(names, world, x) for x in (before, *carried[-1:]))):
+    for read in _reads_back(names, world, lines, i, col - 1, (before, *carried[-1:])):
         found = [f for f in read.found if fit(f)] if fit is not None else list(read.found)
         # 卓监工拿着扇子…。簿子摊在窗台上，他推了推眼镜: one named right there whose gender no card tells is not ruled
         # out by the pronoun — the point of view, whose gender is known, is no likelier (issue 30, H3); the point of
@@ -3781,17 +3782,15 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     return before not in NOT_SURNAME_BEFORE_POST and surname_of(before + said) == before and not who.startswith(before)
 
 
-def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
-    """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
-    read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
-    opens on no name (老头的嘴张了张，又闭上了。他…), words of time (:data:`LEAD_IN`) before the name no matter: the
-    subject a pronoun after it carries on (沈青等不到周铁牛回来。他…: 沈青; 这时秦岚进了实验舱。她…: 秦岚). The
-    :attr:`_Named.lead` of :func:`_read_names`, one reader for both."""
-    for read in (_read_names(names, world, _reach_back(lines[i], at)),
-                 *(_paragraph_names(names, world, x) for x in _paragraphs_before(lines, i, 1))):
-        if read.told:
-            return read.lead
-    return None
+def _reads_back(names: re.Pattern[str], world: World, lines: list[str], i: int, at: int,
+                paragraphs: Iterable[str]) -> Iterator[_Named]:
+    """The names read back from position ``at`` of line ``i`` (up to it, from its sentence's start: :func:`_reach_back`),
+    then those of each of ``paragraphs`` in turn: :func:`_antecedent` looks for the one a pronoun stands for in them,
+    and a pronoun using the point of view's own thing (H4) for the name the last sentence opens on
+    (:attr:`_Named.lead`, read only where that sentence tells anyone: :attr:`_Named.told`)."""
+    yield _read_names(names, world, _reach_back(lines[i], at))
+    for paragraph in paragraphs:
+        yield _paragraph_names(names, world, paragraph)
 
 
 def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
