@@ -980,6 +980,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
     named_by_variant = functools.cache(lambda term: any(_named(v, body) for v in ctx.variants(term)) if ctx is not None else False)
+    # whether the prose is at a term's spot (_by_its_spot): read once a spot, not once for each line or mention asking it
+    spot_met = functools.cache(lambda term, spot: ctx is not None and _spot_met(ctx, term, spot, body))
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -1060,7 +1062,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
                                              or _by_its_home_kind(ctx, term, body, kinds_named())))
             # a place the line names with a spot in it (厂署秤房) and the prose by that spot alone (秤房里)
-            spot = _by_its_spot(ctx, term, text, body) if not in_prose[key] and not quoted.get(term) else None
+            spot = _by_its_spot(ctx, term, text, body, spot_met) if not in_prose[key] and not quoted.get(term) else None
             if not in_prose[key] and spot is None and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _handed_over(ctx, term, draft, body))))):
@@ -1427,34 +1429,49 @@ ANY_PLACES_SPOT = SPOT_ENDS | frozenset("里外上下前后旁内中左右大小
 is nobody's in particular, so it does not stand for the place the line names."""
 
 
-def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> str | None:
+def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str,
+                 met: Callable[[str, str], bool] | None = None) -> str | None:
     """A place the line names with a spot in it right after its name (在厂署秤房码铜饼, 沈家门码头, 第四燧北头的天田) that the
     prose names as one it knows (秤房里, 码头上, 你们这儿北头): the scene is at that spot, so at the place. The spot is
     the two or three characters right after the name (no 的 between: 的大门 is none) that end in one of
     :data:`SPOT_ENDS` (剪辑室), in Chinese characters, no name the book knows and not any place's (门口:
-    :data:`ANY_PLACES_SPOT`); the prose's spot must not be brought in as new (一口水井: :func:`_new_one`), gone toward
-    (去北坡) or only meant (想去码头, 远远看得见码头: :func:`_meant_at`, what :func:`_only_meant` reads of a place's
-    name — whether the scene reaches the spot is read there, once), nor follow another place the book knows, with or
-    without 的 (第十燧北头, 月海营地的机修库). The spot found, or ``None``. Cost: one ``str.find`` walk of the prose per
-    contract term with a spot in its line (:func:`starts_of`), none for the rest."""
+    :data:`ANY_PLACES_SPOT`); the prose's spot must be met there (:func:`_spot_met`). The spot found, or ``None``.
+    ``met`` is :func:`_spot_met` for this prose, or a cache of it (the contract check's: a spot the lines ask of again
+    and again is read of the prose once). Cost: one walk of the prose per distinct spot of the line, none for a term
+    with no spot in its line (a line naming 厂署秤房 two thousand times, or five hundred lines naming it, walked the
+    prose for each: 33 s at the draft cap; A13, stop 54)."""
     if ctx is None or ctx.world is None or term not in ctx.world.places:
         return None
     places = ctx.world.places
-    ends = ctx.name_index().by_end
+    asked: dict[str, None] = {}
     for end in (at + len(term) for at in _spots(term, line)):
         spot = next((line[end:end + k] for k in (2, 3) if line[end + k - 1:end + k] in SPOT_ENDS), "")
         if not spot or "的" in spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases \
                 or spot in places or all(c in ANY_PLACES_SPOT for c in spot):
             continue
-        for at in starts_of(spot, body):
-            before = body[max(0, at - 8):at]
-            if before.endswith("去") or _meant_at(body, at, len(spot)):
-                continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
-            owner = before.removesuffix("的")  # 月海营地的机修库: the spot of the place named before it
-            if not _new_one(before) and not any(n != term and n in places and owner.endswith(n)
-                                                for n in ends.get(owner[-2:], ())):
-                return spot
-    return None
+        asked[spot] = None
+    known = ctx
+    read = met or (lambda t, s: _spot_met(known, t, s, body))
+    return next((spot for spot in asked if read(term, spot)), None)
+
+
+def _spot_met(ctx: CheckContext, term: str, spot: str, body: str) -> bool:
+    """Whether the prose names ``spot`` (of ``term``'s, :func:`_by_its_spot`) as one it is at: not brought in as new
+    (一口水井: :func:`_new_one`), gone toward (去北坡) or only meant (想去码头, 远远看得见码头: :func:`_meant_at`, what
+    :func:`_only_meant` reads of a place's name — whether the scene reaches the spot is read there, once), nor after
+    another place the book knows, with or without 的 (第十燧北头, 月海营地的机修库). Cost: one ``str.find`` walk of the
+    prose (:func:`starts_of`)."""
+    places = ctx.world.places if ctx.world is not None else set()
+    ends = ctx.name_index().by_end
+    for at in starts_of(spot, body):
+        before = body[max(0, at - 8):at]
+        if before.endswith("去") or _meant_at(body, at, len(spot)):
+            continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
+        owner = before.removesuffix("的")  # 月海营地的机修库: the spot of the place named before it
+        if not _new_one(before) and not any(n != term and n in places and owner.endswith(n)
+                                            for n in ends.get(owner[-2:], ())):
+            return True
+    return False
 
 
 _FROM = re.compile(r"从$")
