@@ -982,6 +982,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     named_by_variant = functools.cache(lambda term: any(_named(v, body) for v in ctx.variants(term)) if ctx is not None else False)
     # whether the prose is at a term's spot (_by_its_spot): read once a spot, not once for each line or mention asking it
     spot_met = functools.cache(lambda term, spot: ctx is not None and _spot_met(ctx, term, spot, body))
+    held_things = functools.cache(lambda: _things_of(ctx) if ctx is not None else _Starting(()))  # once a draft
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -1043,7 +1044,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not appears:
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
-            if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body):
+            if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body, held_things):
                 continue  # 找到莉莉安的发带: the ribbon is asked and the prose tells it; she need not be there
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
@@ -1110,12 +1111,54 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     return out
 
 
-def _owner_only(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+_PLACE_OWNS = re.compile(r"的?([\u4e00-\u9fff]{2})")
+_PERSON_OWNS = re.compile(r"的([\u4e00-\u9fff]{2})")
+"""What :func:`_owner_only` reads as the thing of a place (上海点心, 上海的点心) or of a person (莉莉安的发带)."""
+
+
+def _leftmost_longest(words: list[str], line: str) -> list[int]:
+    """The ends of ``words`` where ``re.finditer(alternation(words), line)`` finds them (left to right, the longest
+    at a place, never overlapping), without a pattern compiled for each set of words (each of a contract line's
+    thousands of places compiled its own)."""
+    found: list[tuple[int, int]] = []  # (where, minus the length) of every mention, overlapping ones too
+    for word in set(words) - {""}:
+        at = line.find(word)
+        while at >= 0:
+            found.append((at, -len(word)))
+            at = line.find(word, at + 1)
+    ends: list[int] = []
+    for at, minus in sorted(found):
+        if not ends or at >= ends[-1]:
+            ends.append(at - minus)
+    return ends
+
+
+class _Starting:
+    """Which of many words start a text at a place: the text cut at the words' lengths and looked up, not each word
+    tried there (a contract line of thousands of places asked each of a card's thousands of things; A13, stop 54)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = frozenset(words)
+        self.lengths = sorted({len(w) for w in self.words})
+
+    def at(self, text: str, k: int) -> bool:
+        """Whether one of the words starts ``text`` at ``k`` (``any(text.startswith(w, k) for w in words)``)."""
+        return any(text[k:k + n] in self.words for n in self.lengths)
+
+
+def _things_of(ctx: CheckContext) -> _Starting:
+    """The things the book knows (the cards' and the world's), as :class:`_Starting`."""
+    return _Starting(ctx.items | (ctx.world.items if ctx.world is not None else set()))
+
+
+def _owner_only(ctx: CheckContext, term: str, line: str, body: str,
+                things: Callable[[], _Starting] | None = None) -> bool:
     """Whether a contract line names someone or somewhere only to tell of a thing of theirs, and the prose writes that
     thing: a person every time before 的 (在白鸦镇找到莉莉安的发带, 看见钱卫东的帆布箱被人打开过), the line asking
     nobody in; a place only as where a thing is from (寄一盒上海点心: :func:`_only_telling`). The thing is the first two
     characters after the name (and its 的), written in the prose not only as a new one (:func:`_told_as_known`), or one
-    the book knows (the line's own term, checked in its own right): the line is met without the owner in the scene."""
+    the book knows (the line's own term, checked in its own right): the line is met without the owner in the scene.
+    ``things`` gives the things the book knows (:func:`_things_of`; the contract check's is read once a draft)."""
     canonical = ctx.aliases.get(term, term)
     place = ctx.world is not None and term in ctx.world.places
     if place:
@@ -1124,12 +1167,11 @@ def _owner_only(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     elif not ctx.is_person(canonical) or APPEAR.search(line):
         return False
     forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and v in line), key=len, reverse=True)
-    spots = list(re.finditer(alternation(forms), line)) if forms else []
-    owned = [re.compile(r"的?([\u4e00-\u9fff]{2})" if place else r"的([\u4e00-\u9fff]{2})").match(line, m.end())
-             for m in spots]
-    things = ctx.items | (ctx.world.items if ctx.world is not None else set())
+    spots = _leftmost_longest(forms, line)
+    owned = [(_PLACE_OWNS if place else _PERSON_OWNS).match(line, end) for end in spots]
+    known = things or functools.partial(_things_of, ctx)
     return bool(spots) and all(o is not None and not re.match(r"[那这]", o.group(1))
-                               and (_told_as_known(o.group(1), body) or any(line.startswith(t, o.start(1)) for t in things))
+                               and (_told_as_known(o.group(1), body) or known().at(line, o.start(1)))
                                for o in owned)
 
 
