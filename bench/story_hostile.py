@@ -377,12 +377,20 @@ def twelfth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[st
 
 def thirteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
     """Drafts built against stop 53's readers (the thirteenth look): a place met by a spot in it (厂署秤房) read of
-    the prose again for each mention of a contract line and for each line, over a prose of thousands of 想去秤房; and
+    the prose again for each mention of a contract line and for each line, over a prose of thousands of 想去秤房; a
+    contract line of thousands of places each telling of a thing (一盒…点心) over a prose of thousands of 一张点心 and a
+    card of thousands of things (each place read every 点心 of the prose and tried every thing); and
     the uses of a held thing by a pronoun in one sentence of thousands of clauses (the sentence searched for names
     from its start for each use), as :func:`sixth_look`."""
     rostered = "# 名册\n\n" + L.ROSTER_HEADER + "| 厂署 |  | 地点 | 1 |\n"
     meant = HEAD + fill("许砚想去秤房。", n)
+    places = [x[:2] + "城" for x in held(n // 15)]
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    telling = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places),
+               f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 物{t}\n" for t in held(n // 15)))}
     return {
+        "thirteenth_places_tell_of_a_thing": (telling, HEAD + fill("许砚拿出一张点心。", n),
+                                              ["许砚寄" + "、".join("一盒" + p + "点心" for p in places)]),
         "thirteenth_spot_one_line": ({L.名册: rostered}, meant, ["许砚去" + "厂署秤房、" * (n // 30)]),
         "thirteenth_spot_lines": ({L.名册: rostered}, meant, ["许砚去厂署秤房"] * (n // 120)),
         "thirteenth_uses_one_sentence": ({}, HEAD + fill("他掏出旧怀表", n)),

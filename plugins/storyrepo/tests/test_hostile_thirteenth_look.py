@@ -131,3 +131,40 @@ def test_quote_marks_far_into_a_line_are_counted_once() -> None:
         assert continuity._quoted_at(line, at) == (line.count("“", 0, at) > line.count("”", 0, at))
     _, calls = _counted(lambda: [continuity._quoted_at(line, at) for at in range(2001, len(line), 7)])
     assert calls < 10 * len(range(2001, len(line), 7))  # the marks found once, looked up at each
+
+
+# A contract line of thousands of places each telling of a thing (寄一盒…点心: checks._owner_only): each asked the prose
+# for every mention of its thing again (_told_as_known: 800 places over 6,000 of 一张点心, 20 s), tried each of a card's
+# thousands of things at its place (4,000 × 4,000: 8 s) and compiled a pattern of its forms.
+
+def _places(k: int) -> list[str]:
+    return ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(2)) + "城" for i in range(k)]
+
+
+def _owner_ctx(places: list[str], things: set[str]) -> CheckContext:
+    aliases = {"宋知远": "宋知远", **{p: p for p in places}}
+    world = World({"宋知远": {"位置": "省城"}}, dict(aliases), set(places), set(things), ("普通人",), None, {}, {})
+    return CheckContext(aliases, [], [], [], 0, set(things), set(), world=world, people={"宋知远"},
+                        dwellers=dwellers_of({"宋知远": {}})).for_draft({})
+
+
+def test_thousands_of_places_telling_of_one_thing_read_it_of_the_prose_once() -> None:
+    places = _places(600)
+    ctx = _owner_ctx(places, {f"物{p}" for p in _places(3000)})
+    line = "宋知远寄" + "、".join("一盒" + p + "点心" for p in places)
+    body, things = "宋知远拿出一张点心。" * 3000, checks._things_of(ctx)
+    told, calls = _counted(lambda: [checks._owner_only(ctx, p, line, body, lambda: things) for p in places])
+    assert told == [False] * len(places)  # only a new 点心 in the prose: not the one the line tells of
+    assert calls < 200 * len(places) + 20 * 3000  # each walked the prose's 3,000 点心 (and tried 3,000 things)
+    assert checks._owner_only(ctx, places[1], line, "宋知远拿出一张点心。宋知远吃了口点心。")
+
+
+def test_a_terms_forms_are_found_as_one_pattern_finds_them() -> None:
+    rng = random.Random(54)
+    for _ in range(3000):
+        words = ["".join(rng.choice("ABZ") for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 4))]
+        line = "".join(rng.choice("ABZ的") for _ in range(rng.randint(0, 20)))
+        assert checks._leftmost_longest(words, line) == [m.end() for m in re.finditer(alternation(words), line)]
+        starting = checks._Starting(words + [""] * rng.randint(0, 1))
+        for k in range(len(line) + 1):
+            assert starting.at(line, k) == any(line.startswith(w, k) for w in starting.words)
