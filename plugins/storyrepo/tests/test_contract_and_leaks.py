@@ -696,6 +696,10 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
+    # a 1911 歙县 ink workshop (stop 54): first run on stop 53's checks
+    ("连续性-盲评三十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 4, "泄密": 4}, 7),
+    # a 1966 大兴安岭 logging camp (stop 54): first run on stop 53's checks
+    ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 2, "泄密": 3}, 8),
 ]
 
 
