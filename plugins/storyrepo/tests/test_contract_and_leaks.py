@@ -27,6 +27,8 @@ from lw_storyrepo.kinship import address_book, gender_of, kin_forms, relations
 from lw_storyrepo.names import address_forms, described, present
 from lw_storyrepo.samples import DRAFT, to_reviewed
 
+from story_cli import lw
+
 
 def ctx_of(aliases: dict[str, str], items: set[str] | None = None,
            secrets: list[tuple[str, set[str], bool, list[str]]] | None = None) -> CheckContext:
@@ -115,12 +117,6 @@ def test_the_issue_good_drafts_pass_through_lw_story(book) -> None:
 
 
 # --- amending the frozen contract -------------------------------------------------------------------------------
-
-
-def lw(book, *args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
 
 
 def review_and_accept(book) -> None:
