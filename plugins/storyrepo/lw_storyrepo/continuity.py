@@ -1359,7 +1359,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:
-            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered)
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
+                                _dated_today(now))
     return out
 
 
@@ -2187,13 +2188,31 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
+BACK_ON = re.compile(r"^(?:才|方|再)[^，,。；;]{0,12}?[回来上到返]")
+"""A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
+都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says."""
+
+
+def _away_until(world: World, who: str, where: str, today: tuple[str, int | None, int, int] | None) -> bool:
+    """Whether ``who``'s card keeps them at ``where`` (their card's 位置) on the in-book day ``today``: a dated event of
+    their card says where they are now, naming ``where`` (眼下在东川府城), and their coming back on a day still ahead
+    (:data:`BACK_ON`), in the same year's order of months and days. No date in the draft, or the day come: no."""
+    if today is None:
+        return False
+    now = (today[2], today[3])
+    return any(now < on and BACK_ON.match(what) and where in said for said, what, on in _events_of(world, who))
+
+
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
-               reached: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str]]:
+               reached: dict[str, set[str]],
+               today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
     away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined."""
+    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
+    says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
+    才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
@@ -2201,7 +2220,7 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and any(f in where or where in f for f in world.far)}
+           and (any(f in where or where in f for f in world.far) or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
@@ -2299,7 +2318,8 @@ def _clause_start(text: str, at: int) -> int:
 
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
                  moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
-                 calls: list[bool], entered: dict[str, set[str]] | None = None) -> list[Finding]:
+                 calls: list[bool], entered: dict[str, set[str]] | None = None,
+                 today: tuple[str, int | None, int, int] | None = None) -> list[Finding]:
     """位置: someone away from the point of view (:func:`_away_from`) doing what a body does beside it in the
     narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
     spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
@@ -2307,7 +2327,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     (:data:`SCREEN`), outside a memory. The scene is where the point of view is. Those the draft itself sends away
     (:func:`_gone_in_draft`) are away from where it says so on; calling to the point of view (:data:`TO_SOMEONE`) or
     speaking beside a quote (:data:`SAYS`) puts them here too, and any coming (:data:`CAME_BACK`) brings them back."""
-    far, kept = _away_from(world, pov, pov_place, moved, reached)
+    far, kept = _away_from(world, pov, pov_place, moved, reached, today)
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import continuity_helpers
-from lw_storyrepo.continuity import World, far_places, places_inside
+from lw_storyrepo.continuity import World, dated_subjects, far_places, places_inside
 from lw_storyrepo.findings import Finding
 
 
@@ -141,3 +141,40 @@ def test_a_time_there_in_someone_elses_words_is_no_move() -> None:
     found = continuity_helpers.findings(body, world, "沈千户", "1956年10月3日", list(cards))
     assert not [f for f in found if "位置" in f.message or "大同" in f.message], found
 
+
+# The card's dated coming (F7 of this round's census): a card that says where its owner is now and the day they come
+# back (眼下在X…D才回) keeps them there until that day, whatever the world says of the distance.
+DATED = {
+    "顾一鸣": "眼下在长沙总店盘账，十月二十才坐火轮回汉口。",
+    "罗师傅": "眼下在景德镇窑上监烧，九月十八才跟货船回来。",
+    "唐嬷嬷": "眼下在苏州织造府里，九月二十日才回府。",
+}
+PLACE = {"顾一鸣": "长沙", "罗师傅": "景德镇", "唐嬷嬷": "苏州"}
+
+
+def _dated(body: str, date: str, changes: list[str] | None = None) -> list[str]:
+    cards = {"方小满": {"姓名": "方小满", "状态": "在世", "位置": "汉口"},
+             **{n: {"姓名": n, "状态": "在世", "位置": PLACE[n]} for n in DATED}}
+    places = {"汉口", "长沙", "景德镇", "苏州", "货栈"}
+    world = _world(cards, {"顾老板": "顾一鸣", "罗师": "罗师傅"}, places, "货栈在汉口。",
+                   {"方小满": "她", "顾一鸣": "他", "罗师傅": "他", "唐嬷嬷": "她"})
+    world.dated_by = dated_subjects("", DATED)
+    return [f.message for f in continuity_helpers.findings(body, world, "方小满", date, list(cards), changes=changes)
+            if "很远" in f.message]
+
+
+@pytest.mark.parametrize("body", [
+    "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。",
+    "方小满把茶端进去，罗师傅站在窗边，对着光看那只青花碗。",
+    "唐嬷嬷坐在廊下，慢慢剥着一碟菱角。",
+])
+def test_one_a_card_keeps_away_until_a_day_is_not_here_before_it(body: str) -> None:
+    assert _dated(body, "光绪二年九月初三"), body
+
+
+def test_the_dated_card_stays_silent_on_its_day_after_and_when_moved() -> None:
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年十月二十一") == []  # the day is past: back as the card says
+    assert _dated(body, "光绪二年九月初三", changes=["顾一鸣.位置=汉口"]) == []  # the draft brings him here
+    # spoken of, not here
+    assert _dated("方小满想起顾老板坐在账房里翻流水账的样子。", "光绪二年九月初三") == []
