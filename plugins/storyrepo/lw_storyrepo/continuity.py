@@ -2263,11 +2263,24 @@ GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了",
 """A going done that a :data:`SPAN` in its sentence keeps the one gone away for (黄九这几天回泉州老家上坟去了)."""
 
 
+@functools.lru_cache(maxsize=8)
+def _going_patterns(anyone: str, places: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
+    """``(said, spanned, where)`` of :func:`_gone_in_draft` for a book's cast (``anyone``) and far places (``places``,
+    joined; empty when none): compiled once a book, not once a draft."""
+    rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if places else []
+    rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
+    said = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
+    # gone for a span (SPAN in the sentence): away wherever they went
+    spanned = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,12}}?)(?P<span>{'|'.join(GONE_FOR)})")
+    return said, spanned, re.compile(places) if places else None
+
+
 def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, reached: dict[str, set[str]],
                    anyone: re.Pattern[str], name: dict[str, str]) -> dict[str, tuple[int, int, str, str]]:
     """``{person: (line, position, what, place)}``: who the draft's own narration sends away from the scene at
     ``pov_place`` — at a place the world or a card says is far (:attr:`World.far`) and related in no way to the
-    scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), or away on a journey of days (:data:`AWAY_FOR`);
+    scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), away on a journey of days (:data:`AWAY_FOR`), or
+    gone for a span its sentence says, wherever the place (:data:`GONE_FOR` with :data:`SPAN` in the same clause);
     ``what`` the words that say so, ``place`` the far one named or nothing. Not a memory, a question, a going to
     come (:data:`NOT_GONE`), a time there (:data:`WHILE_THERE`), a coming back in the same sentence, nor anyone the
     draft brings to the scene's place. Read once a draft, a line at a time."""
@@ -2275,12 +2288,7 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
     far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place) and not _related(world, p, home)),
                  key=len, reverse=True)
     places = "|".join(map(re.escape, far))
-    rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if far else []
-    rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
-    said = re.compile(rf"({anyone.pattern})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
-    # gone for a span (SPAN in the sentence): away wherever they went
-    spanned = re.compile(rf"({anyone.pattern})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,12}}?)(?P<span>{'|'.join(GONE_FOR)})")
-    where = re.compile(places) if far else None
+    said, spanned, where = _going_patterns(anyone.pattern, places)
     out: dict[str, tuple[int, int, str, str]] = {}
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
