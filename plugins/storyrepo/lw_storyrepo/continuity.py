@@ -335,6 +335,9 @@ VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
+WALKED_IN = re.compile(r"进了|走进|踏入|进入")
+"""The :data:`MOVE_VERBS` that walk into a room or a yard (推门进了灯室), not back from a journey: one the draft sent away
+who walks in has not been told to return (:func:`_gone_in_draft`)."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -1294,6 +1297,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
     reached: dict[str, set[str]] = {}
+    entered: dict[str, set[str]] = {}  # the places of ``reached`` walked into (进了, 走进): no journey's end
     placed: set[tuple[str, int]] = set()
     if names is not None and world.places:
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
@@ -1315,6 +1319,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if VOCATIVE_YOU.search(sentence[m.end(1):m.start(2)]):
                     continue  # 东子，你到了上海…: the name is called, the journey is the listener's, to come
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
+                if WALKED_IN.search(m.group(), m.end(1) - m.start()):  # 推门进了灯室: walking in, no return from afar
+                    entered.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):
                 continue
             found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
@@ -1353,7 +1359,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:
-            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls)
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
+                                _dated_today(now))
     return out
 
 
@@ -2181,13 +2188,31 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
+BACK_ON = re.compile(r"^(?:才|方|再)[^，,。；;]{0,12}?[回来上到返]")
+"""A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
+都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says."""
+
+
+def _away_until(world: World, who: str, where: str, today: tuple[str, int | None, int, int] | None) -> bool:
+    """Whether ``who``'s card keeps them at ``where`` (their card's 位置) on the in-book day ``today``: a dated event of
+    their card says where they are now, naming ``where`` (眼下在东川府城), and their coming back on a day still ahead
+    (:data:`BACK_ON`), in the same year's order of months and days. No date in the draft, or the day come: no."""
+    if today is None:
+        return False
+    now = (today[2], today[3])
+    return any(now < on and BACK_ON.match(what) and where in said for said, what, on in _events_of(world, who))
+
+
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
-               reached: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str]]:
+               reached: dict[str, set[str]],
+               today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
     away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined."""
+    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
+    says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
+    才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
@@ -2195,37 +2220,149 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and any(f in where or where in f for f in world.far)}
+           and (any(f in where or where in f for f in world.far) or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
     return far | kept, kept
 
 
+GONE_TO = ("去了", "回了", "赶往", "前往", "奔赴", "动身去", "动身回", "动身往", "启程去", "启程回", "启程往", "出发去",
+           "起身去", "回", "去", "往", "上", "下")
+"""Going to a place, said before it (黄九回泉州老家…去了, 陈掌柜昨天就去了泉州, 他连夜赶往兴元): the one who went is there,
+a journey away from the scene — the one-character verbs only with a 了 later in the clause (回泉州老家上坟去了), a
+going done, not an errand named."""
+AWAY_FOR = ("出远门", "出差", "出海", "出征", "远行", "走镖", "赶考", "押送", "押运", "押解", "护送", "押着", "跑船",
+            "下南洋", "闯关东", "走西口")
+"""Being away on a journey of days, no place named (老周出差去了, 二哥押送一批军粮进关, 他跟船出海了): with a going
+done in its clause (了, 去, 正在, 已经) the one gone is not in the scene."""
+TO_SOMEONE = ("喊", "喊住", "叫住", "叫了一声", "唤", "招呼", "冲着", "朝着", "拦住", "拉住", "拽住", "扶起", "推了推",
+              "拍了拍", "递给", "塞给", "瞪了", "瞪着", "白了", "打量")
+"""What one does to someone beside them (喊他, 拍了拍他, 递给她): the doer is where the one done to is."""
+SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
+"""Speaking words around a quote (黄九说：“…”, “…”黄九问): said in the narration beside a quote, a voice in the scene."""
+STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
+"""When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在."""
+NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
+                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
+"""Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
+another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
+WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
+"""What follows the place to make it a time, not where someone is now (在省城的时候, 到了省城以后, 去了省城回来)."""
+DONE = re.compile(r"了|正在|已经|早就|早已|还在")
+"""A going done, in the clause that tells it."""
+CAME_BACK = re.compile(rf"{FAR_ARRIVAL.pattern}|回来|跳下|下了?[马车船轿]")
+"""A return told (回来, 赶回, 跳下马车): one the draft sent away may come back. Walking in (推门, 进来) is no return: the
+one away is acting in the scene (郑德福推门进了灯室, half a month before he is due back)."""
+SPAN = re.compile(r"这几天|这两天|这些天|这些日子|这阵子|这一向|这段日子|"
+                  r"(?:要|得|过|再过)?[一二两三四五六七八九十半几数\d]+(?:个)?[来多]?(?:天|日|月|礼拜|星期|年)(?:以后|之后|后)?才(?:能)?(?:回来|回|返)|"
+                  r"下(?:个)?(?:月|礼拜|星期)才(?:能)?(?:回来|回|返)")
+"""A span someone is away for, said with a going done (才让这几天回西宁看病去了; 去了定海开会，要半个月才回来): within it
+they are away whether or not the world knows the place is far. Its 才回来 is a return still to come, no coming."""
+GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了", "上路了")
+"""A going done that a :data:`SPAN` in its sentence keeps the one gone away for (黄九这几天回泉州老家上坟去了)."""
+
+
+@functools.lru_cache(maxsize=8)
+def _going_patterns(anyone: str, places: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
+    """``(said, spanned, where)`` of :func:`_gone_in_draft` for a book's cast (``anyone``) and far places (``places``,
+    joined; empty when none): compiled once a book, not once a draft."""
+    rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if places else []
+    rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
+    said = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
+    # gone for a span (SPAN in the sentence): away wherever they went
+    spanned = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,12}}?)(?P<span>{'|'.join(GONE_FOR)})")
+    return said, spanned, re.compile(places) if places else None
+
+
+def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, reached: dict[str, set[str]],
+                   anyone: re.Pattern[str], name: dict[str, str]) -> dict[str, tuple[int, int, str, str]]:
+    """``{person: (line, position, what, place)}``: who the draft's own narration sends away from the scene at
+    ``pov_place`` — at a place the world or a card says is far (:attr:`World.far`) and related in no way to the
+    scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), away on a journey of days (:data:`AWAY_FOR`), or
+    gone for a span its sentence says, wherever the place (:data:`GONE_FOR` with :data:`SPAN` in the same clause);
+    ``what`` the words that say so, ``place`` the far one named or nothing. Not a memory, a question, a going to
+    come (:data:`NOT_GONE`), a time there (:data:`WHILE_THERE`), a coming back in the same sentence, nor anyone the
+    draft brings to the scene's place. Read once a draft, a line at a time."""
+    home = str(world.cards.get(pov, {}).get("位置") or pov_place)  # the point of view's own town is no journey away
+    far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place) and not _related(world, p, home)),
+                 key=len, reverse=True)
+    places = "|".join(map(re.escape, far))
+    said, spanned, where = _going_patterns(anyone.pattern, places)
+    out: dict[str, tuple[int, int, str, str]] = {}
+    for i, line in enumerate(lines):
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        if not narration.strip() or not (where and where.search(narration) or any(w in narration for w in AWAY_FOR)
+                                         or SPAN.search(narration)):
+            continue
+        for sentence in _SENTENCE.finditer(narration):
+            text = sentence.group()
+            if NOT_NOW.search(text) or text.rstrip().endswith(("？", "?")) or CAME_BACK.search(SPAN.sub("", text)):
+                continue
+            for m in [*said.finditer(text), *(spanned.finditer(text) if SPAN.search(text) else ())]:
+                who = name.get(m.group(1))
+                if who is None or who == pov or who in out or (m.start() > 0 and text[m.start() - 1] in NOT_SUBJECT) \
+                        or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
+                    continue
+                clause = re.split(r"[，,；;]", text[m.end():])[0]
+                if WHILE_THERE.match(clause):
+                    continue  # 老葛在省城的时候…: a time there, not where he is now
+                if m.re is spanned and (WHILE_THERE.match(clause) or not SPAN.search(text, _clause_start(text, m.start()))):
+                    continue  # the span said in another clause (这几天老葛忙，桂芬回了娘家): not theirs
+                if m.re is said and m.group("verb") and len(m.group("verb")) == 1 and "了" not in clause:
+                    continue  # 回泉州老家上坟去了: a going done; 去泉州办货 with no 了: an errand named
+                if m.re is said and m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause) or clause.startswith("去")):
+                    continue
+                told = m.group()[len(m.group(1)):] + clause
+                out[who] = (i, sentence.start() + m.end(), told[:16].strip(),
+                            (m.group("at") or m.group("to") or "") if m.re is said else "")
+    return out
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding position ``at`` of ``text`` starts (after its last comma or semicolon before ``at``)."""
+    return max(text.rfind(c, 0, at) for c in "，,；;") + 1
+
+
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
                  moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
-                 calls: list[bool]) -> list[Finding]:
+                 calls: list[bool], entered: dict[str, set[str]] | None = None,
+                 today: tuple[str, int | None, int, int] | None = None) -> list[Finding]:
     """位置: someone away from the point of view (:func:`_away_from`) doing what a body does beside it in the
     narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
     spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
     place), no call, letter or screen in the paragraph (:data:`REMOTE`) nor a call or screen in the few before
-    (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
-    far, kept = _away_from(world, pov, pov_place, moved, reached)
+    (:data:`SCREEN`), outside a memory. The scene is where the point of view is. Those the draft itself sends away
+    (:func:`_gone_in_draft`) are away from where it says so on; calling to the point of view (:data:`TO_SOMEONE`) or
+    speaking beside a quote (:data:`SAYS`) puts them here too, and any coming (:data:`CAME_BACK`) brings them back."""
+    far, kept = _away_from(world, pov, pov_place, moved, reached, today)
+    anyone = re.compile(_forms_of(world, world.cards, loose=True))
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
+    # who the draft itself sends away (黄九这几天回泉州老家上坟去了): away from where it says so on
+    returned = {w: ps - (entered or {}).get(w, set()) for w, ps in reached.items()}  # walking in is no return
+    gone = {w: g for w, g in _gone_in_draft(world, lines, pov, pov_place, returned, anyone, name).items()
+            if w not in far and w in world.cards}
+    far = {**far, **{w: g[3] for w, g in gone.items()}}
     if not far:
         return []
     forms = _forms_of(world, far)
     if not forms:
         return []
-    anyone = re.compile(_forms_of(world, world.cards, loose=True))
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
+    to_pov = re.compile(rf"({_forms_of(world, gone)}){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{'|'.join(TO_SOMEONE)})"
+                        rf"(?:{_forms_of(world, [pov]) or pov}|我|{world.gender.get(pov) or '他|她'})") if gone else None
+    # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
+    gone_forms = _forms_of(world, gone) if gone else ""
+    speaks = re.compile(rf"(?:^|\s{{2}}|[。！？，,])\s*({gone_forms})[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{SAYS})(?![过起])"
+                        rf"(?:[：:，,]?\s{{2}}|[。！？，,]|$)") if gone else None
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
-    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
+    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
-    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
-    name = {**one, **world.aliases}
     heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
@@ -2238,8 +2375,10 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
 
-    def visiting(who: str, i: int) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
-        return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False)
+    def visiting(who: str, i: int, at: int = 0) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
+        g = gone.get(who)  # or one the draft sends away, before it says so
+        return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False) or \
+            g is not None and (i, at) <= (g[0], g[1])
 
     out: list[Finding] = []
     previous = ""
@@ -2247,9 +2386,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
-            if FAR_ARRIVAL.search(AWAITED.sub("", sentence)) and not NOT_NOW.search(sentence) \
-                    or any(f"从{p}" in sentence for p in far.values()):
+            if FAR_ARRIVAL.search(SPAN.sub("", AWAITED.sub("", sentence))) and not NOT_NOW.search(sentence) \
+                    or any(f"从{p}" in sentence for p in far.values() if p):
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
+            if gone and CAME_BACK.search(SPAN.sub("", sentence)):  # 黄九推门进来: one the draft sent away comes back
+                came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in gone}
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
@@ -2259,12 +2400,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
+        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
                     and addressed not in came and (addressed, i) not in placed and not visiting(addressed, i):
                 placed.add((addressed, i))
-                out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
@@ -2274,7 +2417,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                     and not visiting(witnessed, i) \
                     and not far_words.search(_sentence_at(q.group(), seen.start())):
                 placed.add((witnessed, i))
-                out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
@@ -2283,7 +2426,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
-                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
@@ -2313,16 +2456,16 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 fits = list(dict.fromkeys(n for n in here if gender[n] == said))
                 pov_fits = gender[pov] in (said, None, "")
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
-            if who is None or who not in far or who in came or (who, i) in placed or visiting(who, i):
+            if who is None or who not in far or who in came or (who, i) in placed or visiting(who, i, start):
                 continue
             shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             if shown and NOT_THERE.search(LOOKED_AT.sub("", shown.group())):
                 continue  # 照片上，石头哥站在最边上: shown, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
-            out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place)}，"
+            out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place, gone)}，"
                                f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, start + 1,
-                               narration[clause:].strip()[:60]))
+                               narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
 
@@ -2344,8 +2487,12 @@ def _nested(world: World, a: str, b: str) -> bool:
     return a in b or b in a or b in world.inside.get(a, set()) or a in world.inside.get(b, set())
 
 
-def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_place: str) -> str:
-    """Why ``who`` cannot be beside the point of view: far away, or kept where their card puts them."""
+def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_place: str,
+          gone: dict[str, tuple[int, int, str, str]] | None = None) -> str:
+    """Why ``who`` cannot be beside the point of view: far away, kept where their card puts them, or sent away by
+    the draft's own words (:func:`_gone_in_draft`)."""
+    if gone and who in gone:
+        return f"本章前文写{who}「{gone[who][2]}」（位置），离{pov}所在的「{pov_place}」很远"
     if who in kept:
         return f"{who} 按设定离不开「{kept[who]}」（角色卡·位置），{pov}在「{pov_place}」"
     return f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远"

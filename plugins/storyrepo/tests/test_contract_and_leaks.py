@@ -540,8 +540,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarms, unchanged by stop 49's rounds (its README); a development set since stop 50.
     ("连续性-盲评二十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"),  # 状态-2, 状态-3: the twenty-fifth round (C24, BODY_MOVES); 持有-2 (我拿我那只秒表, 强哥's
-      # words): the thirty-third round (H3, stop 52)
-      ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"),
+      # words): the thirty-third round (H3, stop 52); 位置-2 (坤叔蹲在五号机底下): the thirty-seventh round (P1, stop 54: the
+      # card's dated coming, 十月二十日才回厂)
+      ("连贯-时间-2.md", "书内时间"),
       # 时间-3 (姐姐出事是七月十二日): the thirty-first round (T2, stop 52, a dated event's own day restated)
       ("合同-3.md", "写字楼"), ("合同-5.md", "周德福把登记簿九月六日那一页翻给罗秀英看"),
       ("泄密-1.md", "刘国强"), ("泄密-3.md", "黄丽珍")],
@@ -553,7 +554,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评二十八", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),  # 境界-1: the thirtieth round (E1)
       ("连贯-持有-3.md", "持有"),  # 状态-1 (walking ← 下不了地), 状态-2/3 (the dead and the missing riding): S1 (stop 51)
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+      # 位置-2 (陈兽医蹲在马圈里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在…训练班，十月二十日才结业回场)
+      ("连贯-位置-3.md", "位置"),
       # 时间-2 (还有五天收购组就到了): the twenty-ninth round (T1, stop 51, the comer's one dated day); 时间-3 (阿爸是今年二月
       # 十二日夜里没的): the thirty-first round (T2, stop 52, a dated event's own day restated)
       ("合同-3.md", "草库伦"), ("合同-5.md", "乌力吉把鼻烟壶递给孟和"), ("泄密-1.md", "张满仓"), ("泄密-4.md", "萨仁")],
@@ -588,7 +590,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十二", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),  # 持有-3 (拿起那片装在…的竹口弦):
       # the thirty-sixth round (H5, stop 53: a use across a description, in a clause naming nobody)
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      # 位置-2 (戴课长坐在秤房里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在东川府城…九月十四才上厂)
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
       ("合同-2.md", "P-002"), ("合同-3.md", "柴场"), ("合同-5.md", "杜守成把罗盘交给何松"), ("泄密-1.md", "罗金宝"),
       ("泄密-3.md", "吕石头")],
      9),  # 10 -> 9: the thirty-fourth round (H4, stop 53: 罗镶头把酒葫芦摸出来 is no 镶头 of the cards; 好-3 not sent back)
