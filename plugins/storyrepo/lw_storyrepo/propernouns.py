@@ -2108,6 +2108,22 @@ def _trade_word(lex: _Lexicon, word: str) -> bool:
         and lex.common(head)
 
 
+COUNTY_TAGS = ("ns", "nrt")
+"""Dictionary tags of a real county's or city's name (潮安, 莱阳: ns; 顺德, 嵊泗: the dictionary's nrt)."""
+
+
+def _county_led(lex: _Lexicon, name: str) -> str:
+    """``name`` without the real county or city said before a village or a town no dictionary knows — an address's
+    first part, not the village's name: 潮安+蔗林村, 富阳+桐坞村, 莱阳+石臼村 → 蔗林村, 桐坞村, 石臼村. The county is a
+    two-character place of the dictionary (:data:`COUNTY_TAGS`), the rest a two-character stem and one of
+    :data:`SETTLEMENTS`; otherwise ``name`` unchanged (N27)."""
+    county, rest = name[:2], name[2:]
+    if len(rest) == 3 and rest[-1] in SETTLEMENTS and lex.tags.get(county, "").startswith(COUNTY_TAGS) \
+            and not lex.freq.get(rest) and not lex.common(rest[:2]):
+        return rest
+    return name
+
+
 GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
 """Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): none is a verb glued before one."""
 
@@ -2674,6 +2690,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
+    for name in [n for n in candidates if _county_led(lex, n) != n]:  # 潮安+蔗林村: the village, its county before it
+        c = candidates.pop(name)
+        c.name = _county_led(lex, name)
+        c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
+        candidates.setdefault(c.name, c)
     counts = Counter({name: text.count(name) for name in candidates})
     likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     heads: dict[int, Counter[str]] = {}  # per length, what the text says after a simile: one pass per length, not per name
