@@ -1025,6 +1025,12 @@ STEM_BAD_TAGS = ACT_LEADS | CHAIN_STOP_TAGS | frozenset(("s", "n"))
 common noun (评剧+团, 篮球+队: a kind of body). A stem is a name's (nr, ns, nz), a set phrase or no word at all."""
 
 
+SLOGAN_STEMS = frozenset(("东风", "红旗", "前进", "跃进", "向阳", "红星", "胜利", "先锋", "朝阳", "曙光", "火炬", "解放", "卫东",
+                          "红卫", "永红", "红光", "立新", "光明", "团结", "幸福", "东方红", "五一", "八一", "七一", "火线"))
+"""Slogans that name the communes, brigades, factories and troupes of the planned economy (东风+人民公社, 向阳+公社,
+跃进+大队): a verb or a common noun of the dictionary, yet before a head of :data:`CHAIN_HEADS` the stem of a name (N27)."""
+
+
 def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of an organisation said in full: a stem, the words of its trade and a head of
     :data:`CHAIN_HEADS`, the tokens read leftward from the head until one that is a verb, a particle, a pronoun,
@@ -1045,6 +1051,10 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
             prev = edges[below - 1] if below else 0
             token = line[prev:start]
             tag = lex.tags.get(token) or lex.tags.get(token[0], "")  # 刚到, 知不知道: read by their first character
+            if token in SLOGAN_STEMS:  # 向阳+公社: a slogan opens the name, whatever the dictionary calls it
+                tokens.insert(0, token)
+                start = prev
+                break
             if not CJK.fullmatch(token) or set(token) & MIDDLE_BAD or tag in CHAIN_STOP_TAGS \
                     or (len(token) == 1 and not lex.tags.get(token, "").startswith("n")):
                 if CJK.fullmatch(token) and (token not in UNIT_LEAD_BAD if len(token) == 1 else token not in lex.tags):
@@ -1055,8 +1065,8 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2):
             continue
         stem = tokens[0]
-        if lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD or stem in GENERIC_STEMS \
-                or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE):
+        if stem not in SLOGAN_STEMS and (lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD
+                                         or stem in GENERIC_STEMS or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE)):
             continue
         yield line[start:m.end()], start
 
