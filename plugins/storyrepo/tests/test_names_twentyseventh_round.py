@@ -1,6 +1,7 @@
 """The new-name check, twenty-seventh round (task N27): false names that are a clause, a kind of people or an address.
 A one-character suffix that is an everyday verb before its aspect (指着, 锁了: :data:`SUFFIX_VERBS`, one
-:func:`_suffix_acts` for both readers of a stem and a suffix) is the clause's verb, no name's end; a common noun glued
+:func:`_suffix_acts` for both readers of a stem and a suffix) is the clause's verb, no name's end, and 会 before one of
+them is the modal (伞尖+会+指向); a common noun glued
 to the adjective or localizer after it (天+黑, 船+上: :func:`_predicate_tailed`) is a clause, not someone; a common word
 before a trade word's end (船+夫, 园+丁: :func:`_trade_word`, :data:`TRADE_ENDS`) is a kind of people; a real county or
 city before a village no dictionary knows is the address's first part, the village is the name (婺源+篁岭村:
@@ -36,6 +37,20 @@ def test_the_suffix_said_as_a_name_s_end_stays() -> None:
     """Near misses: the suffix before a full stop or a comma ends a name (一阳指, 当铺)."""
     assert not _acts("他苦练三年，终于练成了一阳指。", "指")
     assert not _acts("他去了城东的当铺，又空着手回来。", "铺")
+
+
+def test_the_modal_before_an_everyday_verb_is_no_society() -> None:
+    """会 before one of :data:`SUFFIX_VERBS` (指向, 指着) is the modal, as before any verb (a wuxia sword's tassel, a
+    compass needle at midnight, a bronze mirror of a treasure hunt)."""
+    assert "剑穗会" not in _found("（说明：天黑以后，剑穗会指向来敌。）")
+    assert "罗针会" not in _found("（注：子夜时分，罗针会指着南方。）")
+    assert "铜鉴会" not in _found("（注：月圆之夜，铜鉴会指向宝藏。）")
+
+
+def test_a_society_before_a_comma_or_its_hall_stays() -> None:
+    """Near misses: 会 followed by a comma, or by 馆 (a guild hall), is no modal before a verb."""
+    assert "青木会" in _found("青木会，指的是城西那帮木匠。")
+    assert "洪门会馆" in _found("他进了洪门会馆，茶已经凉了。")
 
 
 def test_a_noun_glued_to_its_predicate_is_no_one() -> None:
