@@ -1085,6 +1085,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
+        out += _entry_dated(now, lines, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
@@ -3331,6 +3332,46 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
                                f"倒叙就在草稿写「倒叙: true」", first_line + i, m.start() + 1,
                                _sentence_at(line, m.start()).strip()[:60]))
             break
+    return out
+
+
+ENTRY_HEAD = re.compile(rf"^\s*[“「『]\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+                        rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+"""A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
+“至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
+"""Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
+…把这一行写进小本子; 杜青写到这里，停下笔)."""
+NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
+"""Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
+照着当年那本抄): the entry's date is no slip then."""
+
+
+def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
+    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
+    telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`): a log, a ledger
+    or a diary written tonight heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an
+    entry of another year or of a later day (an invitation names the day to come)."""
+    today = _dated_today(now)
+    if today is None or today[1] is None:
+        return []
+    era, year, month, day = today
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        m = ENTRY_HEAD.match(line)
+        if m is None:
+            continue
+        read = book_time(m.group("date"))
+        if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
+                (read[1][1], read[1][2]) >= (month, day):  # type: ignore[operator]
+            continue
+        beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
+        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside):
+            continue
+        out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
+                           f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
+                           first_line + i, m.start("date") + 1, line.strip()[:60]))
     return out
 
 
