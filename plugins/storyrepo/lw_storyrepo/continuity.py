@@ -3364,7 +3364,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
             continue
         read = book_time(m.group("date"))
         if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
-                (read[1][1], read[1][2]) >= (month, day):  # type: ignore[operator]
+                (read[1][1], read[1][2]) >= (month, day):
             continue
         beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
         if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside):
