@@ -3475,8 +3475,9 @@ def _died_lately(world: World, who: str, now: str) -> bool:
 def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
             seen: set[tuple[str, int]], now: str = "") -> list[Finding]:
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
-    held naming themselves in a quote (“我是马国庆。”); a trace the dead left today (今天早上赵八级亲笔写的:
-    :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
+    held naming themselves in a quote (“我是马国庆。”); the dead said in a quote to have done a thing in the last few
+    days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent for one dead this month, :func:`_died_lately`); a trace
+    the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
     me = re.compile(rf"我(?:就)?是({forms})")
     lately = re.compile(rf"(?<![他她])(?:你|您)?({forms})(?:{LATELY}){{1,2}}(?:{LATELY_ACTS})")
