@@ -1088,6 +1088,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
+        out += _entry_dated(now, lines, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
@@ -1291,7 +1292,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                first_line + voice.line, voice.column, line.strip()[:60]))
     # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
     if names is not None:
-        out += _acting(world, lines, first_line, revived, seen, calls, home)
+        out += _acting(world, lines, first_line, revived, seen, calls, home, now)
         out += _barred(world, lines, first_line, revived)
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
@@ -1817,7 +1818,7 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
 
 
 def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-            calls: list[bool], home: set[str]) -> list[Finding]:
+            calls: list[bool], home: set[str], now: str = "") -> list[Finding]:
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
@@ -1829,7 +1830,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     forms = _forms_of(world, held)
     if not forms:
         return []
-    out = _not_so(world, lines, first_line, held, forms, seen)
+    out = _not_so(world, lines, first_line, held, forms, seen, now)
     held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED + GONE)}
     if not held:
         return out
@@ -2041,7 +2042,7 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
     """Whether the act at ``at`` of ``narration`` is told of ``who`` strictly: its clause, or the clauses it follows on
     from in its sentence with no one else opening them (:data:`LED`), has ``who``'s name or alias as its first person
     (not after :data:`NOT_SUBJECT`, not an owner before 的), or a 他/她 of their gender when the paragraph names no one
-    else (``named``: the cards the paragraph names, read once a line) — a hand act after an unknown name (阿娇已经低下头，
+    else (``named``: the cards the paragraph names, read once a line) and not later in the act's sentence — a hand act after an unknown name (阿娇已经低下头，
     又拿起了放大镜) is not the last card's named before it."""
     begin = max(narration.rfind(c, max(0, at - TOLD_SPAN), at) for c in "。！？!?") + 1
     sentence = narration[max(begin, at - TOLD_SPAN):at]
@@ -2056,7 +2057,11 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
             said = firsts[0].group()
             if said in HE:
                 gender = world.gender.get(who) or world.kin_gender.get(who)
-                return named() == {who} and (gender is None or gender == said)
+                if named() != {who} or (gender is not None and gender != said):
+                    return False
+                # the card named later in the same sentence is another than the 他 (他…端起粥，喂小石头喝完了: T3, stop 54)
+                end = min((e for c in "。！？!?" if (e := narration.find(c, at)) >= 0), default=len(narration))
+                return not any(world.aliases.get(m.group(), m.group()) == who for m in anyone.finditer(narration, at, end))
             return world.aliases.get(said, said) == who
         if LED.match(clause):
             return False
@@ -3481,6 +3486,46 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
+ENTRY_HEAD = re.compile(rf"^\s*[“「『]\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+                        rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+"""A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
+“至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
+"""Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
+…把这一行写进小本子; 杜青写到这里，停下笔)."""
+NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
+"""Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
+照着当年那本抄): the entry's date is no slip then."""
+
+
+def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
+    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
+    telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`): a log, a ledger
+    or a diary written tonight heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an
+    entry of another year or of a later day (an invitation names the day to come)."""
+    today = _dated_today(now)
+    if today is None or today[1] is None:
+        return []
+    era, year, month, day = today
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        m = ENTRY_HEAD.match(line)
+        if m is None:
+            continue
+        read = book_time(m.group("date"))
+        if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
+                (read[1][1], read[1][2]) >= (month, day):
+            continue
+        beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
+        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside):
+            continue
+        out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
+                           f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
+                           first_line + i, m.start("date") + 1, line.strip()[:60]))
+    return out
+
+
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
@@ -3554,13 +3599,35 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     return out
 
 
+LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早晨|一早|上午|中午|晌午|下午|后晌|傍晚|刚才|刚刚|方才|"
+          "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
+"""Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
+a report of what they did lately (T3, stop 54)."""
+LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
+"""What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
+
+
+def _died_lately(world: World, who: str, now: str) -> bool:
+    """Whether the card's date of death (:func:`dates_of_death`) is in the in-book time's own month and year, or the
+    in-book time names no month: someone dead since yesterday was alive then (T3, stop 54)."""
+    read = book_time(now)
+    if who not in world.died:
+        return False
+    if read is None or read[1][1] is None:
+        return True
+    _era, year, month = world.died[who]
+    return month == read[1][1] and (read[1][0] is None or year == read[1][0])
+
+
 def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
-            seen: set[tuple[str, int]]) -> list[Finding]:
+            seen: set[tuple[str, int]], now: str = "") -> list[Finding]:
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
-    held naming themselves in a quote (“我是马国庆。”); a trace the dead left today (今天早上赵八级亲笔写的:
-    :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
+    held naming themselves in a quote (“我是马国庆。”); the dead said in a quote to have done a thing in the last few
+    days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent for one dead this month, :func:`_died_lately`); a trace
+    the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
     me = re.compile(rf"我(?:就)?是({forms})")
+    lately = re.compile(rf"(?<![他她])(?:你|您)?({forms})(?:{LATELY}){{1,2}}(?:{LATELY_ACTS})")
     trace = re.compile(rf"({forms}){TRACE}")
     lead = re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})")  # 抬头一看，是爹，扛着锄头…: the one seen leads
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
@@ -3580,6 +3647,11 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
                                                                           and _visited(lines, i, world.cards[who])):
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+            for m in lately.finditer(q.group()):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD) and not _died_lately(world, who, now):
+                    found.append((who, "却被人说成这几天还在做事（死者只能在回忆、转述往事里出现）", q.start() + m.start() + 1,
+                                  line[q.start() + m.start():].strip()[:60]))
         carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next
         for sentence in _SENTENCE.finditer(line):
             text = sentence.group()
