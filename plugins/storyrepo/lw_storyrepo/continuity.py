@@ -72,7 +72,8 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
-from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
+from lw_storyrepo.answers import ANSWER_MARK
+from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -257,6 +258,13 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
+BACK_AGAIN = re.compile(r"接回|拿回|要回|讨回|收回|取回|夺回|抢回|递回|递了回|交回|塞回|送回|还回|还给|交还|归还|退回|拿了回|要了回")
+"""A thing going back (接回, 要回, 还给): said in a sentence naming a thing given away, it is its giver's again (H6)."""
+NOT_GIVEN = re.compile(r"没|不|别|未|想|要|该|肯|打算|准备|让|叫|喊|请|替|帮|给|和|跟|同|与|若|如果|万一|[他她你我]")
+"""Words between a giver and 把, in the clause of 把, that make the giving not done, not theirs or not their own act
+(没把, 想把, 叫他把, 跟老郑把): no giving read (H6)."""
+ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
+"""Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -1157,6 +1165,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
+        # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
+        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)把([^。！？“”\n]{{0,8}}?)({item_re})(?!的)"
+                          rf"[^。！？“”\n]{{0,6}}?(?:{alternation(AWAY_VERBS)}|(?:{alternation(INTO_VERBS)})"
+                          rf"[^。！？“”，,\n]{{0,6}}?(?:{alternation(INTO_HANDS)}))")
+        gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
         any_item = re.compile(item_re)
@@ -1171,6 +1184,21 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
+                gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
+            if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
+                back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
+                gone = {k: v for k, v in gone.items() if k[1] not in back}
+            for m in gave.finditer(sentence):
+                between = m.group(2)
+                if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
+                        or _quoted_at(lines[i], col - 1 + m.start()):
+                    continue
+                giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
+                    else aliases.get(m.group(1), m.group(1))
+                thing = _canonical(m.group(4), world.items, by_length)
+                gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
+                if giver is not None:
+                    gone[(giver, thing)] = (i, col)
             for m in handed.finditer(sentence):  # its holder hands it over or brings it out: it is in the scene's hands
                 giver, thing = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
                 thing = _canonical(thing, world.items, by_length)
@@ -1222,9 +1250,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
+                at = sentence.find(said, start)
+                gave_at = gone.get((who, item))
+                if card is not None and gave_at is not None and gave_at < (i, col) and (who, item) not in given \
+                        and not (at > 0 and ANOTHER_ONE.search(sentence, max(0, at - 4), at)):
+                    del gone[(who, item)]  # said once: the first use after the giving
+                    out.append(Finding("连贯", ERROR, f"{who} 在第 {first_line + gave_at[0]} 行已把「{item}」交到别人手里，正文却又写{who}"
+                                       f"用它，中间没有拿回{ANSWER_MARK}中间拿回来了就在正文写明（接过、要回…）；用的是另一件就写明"
+                                       f"（另一…）；都不是就改写这句", first_line + i, lines[i].find(said, col - 1) + 1 or col,
+                                       said_sentence.strip()[:60], Subject("持有", who, item)))
+                    continue
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
-                at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 if at > 0 and GIVEN_TO.search(said_sentence, start, len(sentence) - len(sentence[at + len(said):].lstrip("\u3000"))):

@@ -47,4 +47,12 @@ HANDOVER_VERBS = verbs_of(HAND, TOSS, ASSIGN)
 GIVING_VERBS = verbs_of(HAND, TOSS, TAKE)
 PUT_VERBS = verbs_of(HAND, TOSS, SET_DOWN)
 SHOW_VERBS = verbs_of(HAND, BRING_OUT)
+AWAY_VERBS = tuple(v for v in verbs_of(HAND, TOSS) if not v.endswith("到"))
+"""What a holder does, after 把 and the thing, that leaves it in another's hands (把马灯递给老郑, 把钥匙扔给他): the verbs of
+:data:`HAND` and :data:`TOSS` save those ending in 到, which may put it anywhere (塞到口袋里: :data:`INTO_VERBS`)."""
+INTO_VERBS = ("塞进", "塞到", "塞在", "递到", "交到", "放到", "放进", "放在", "搁到", "搁在", "按到", "按在", "按进")
+"""What a holder does, after 把 and the thing, that leaves it in another's hands only when a hand follows (塞进他手里,
+放到老郑手上); 塞到口袋里 keeps it."""
+INTO_HANDS = ("手里", "手上", "手中", "手心", "掌心", "怀里")
+"""The hands and arms that make an :data:`INTO_VERBS` a giving."""
 
