@@ -36,7 +36,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
-from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
+from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -1078,10 +1078,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
+            told = _handover_told(ctx, thing, body) if thing is not None else None
             if thing is not None and not any(m.group("value") == thing for m in changes) \
-                    and not _holds_already(ctx, text[handover.end():], thing):
+                    and not _holds_already(ctx, text[handover.end():], thing) and told is not False:
+                # spec §8: settle moves 持有 by the draft's 设定变更 alone — a handover the prose tells and keeps must be
+                # declared; one the prose never tells is the event missing, said as such (what the line asks)
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
-                                                 "请确认交接写到了", line_no))
+                                                 "请确认交接写到了", line_no) if told else
+                           Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：「{thing}」没有写到交出去"
+                                                 "（设定变更也没有记下它换了人），请确认这件事发生了", line_no))
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(handover.group('what'))}」"
                                                  "一个字眼也没有写到，请确认这件事发生了", line_no))
@@ -1136,6 +1141,28 @@ def _told_as_known(word: str, body: str) -> bool:
     any ticket; 接过发带 is the one)."""
     return any(not re.search(rf"[一两几][{_MEASURE}]", re.split(r"[，,。！？!?；;：:“”\n]", body[max(0, m.start() - 20):m.start()])[-1])
                for m in re.finditer(re.escape(word), body))
+
+
+_TAKEN_BACK = re.compile(alternation(TAKE_BACK_VERBS))
+
+
+def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
+    """How the prose tells a held thing a contract line hands over: ``None`` when no sentence naming it (by its name,
+    another name or a shorter one: :func:`_tails`) or the one after gives it (:data:`giving.GIVING_VERBS`: 递给, 递过来,
+    接过); ``False`` when it is given and a later sentence naming it has it taken back (:data:`giving.TAKE_BACK_VERBS`:
+    把罗盘收回套子里) — a handover for a moment, nobody's 持有 changed; ``True`` when it is given and kept."""
+    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
+    sentences = [m.group() for m in SENTENCE.finditer(body)]
+    named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
+    given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
+                  for g in [GIVING.search(sentences[j])] if g is not None), None)
+    if given is None:
+        return None
+    first, verb = given  # taken back after it: later in that sentence (递过去又收回) or in a later one naming the thing,
+    # and not denied (再不要还给她, 没收回: :data:`_NEGATION` in the two characters before the verb)
+    return not any(not _NEGATION.search(sentences[k], max(0, m.start() - 2), m.start())
+                   for k in named if k >= first
+                   for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
 
 
 def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
