@@ -1066,7 +1066,13 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                               or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 step = f"（{'、'.join(ids)} 这一步也就没有写到）" if ids else ""  # the promise the line moves is what is missing
-                if doubt is None:
+                if doubt is None and not ids and ctx is not None and term in ctx.items \
+                        and (given := _HANDOVER.search(text)) is not None \
+                        and term in ctx.contract_terms_in(given.group("what")):
+                    # the thing a handover line gives is nowhere: the handover, the event the line asks, never happens
+                    out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(term)}」"
+                                                      "正文里没有", line_no))
+                elif doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有{step}", line_no))
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"

@@ -97,3 +97,11 @@ def test_nothing_else_of_the_line_is_asked_twice() -> None:
     """A line whose person is missing is reported for that, once: the handover is not read on top of it."""
     found = _contract("李老师把铜哨交给二妮", "铜哨响了一声。")
     assert found and all(s == ERROR and "正文里没有" in m for s, m in found)
+
+
+def test_a_handover_whose_thing_is_nowhere_is_the_event_missing() -> None:
+    """The holder and the one it should go to are there, the thing never named: the handover never happens."""
+    found = _contract("韩舰长把门禁卡递给林工开舱", "韩舰长站在舱门口，看了林工一眼，转身走了。")
+    assert found == [(ERROR, "合同里的事件「韩舰长把门禁卡递给林工开舱」正文里找不到：要交出的「门禁卡」正文里没有")]
+    # a line that moves a promise is not read as a handover: its promise is what it asks
+    assert not any(m.startswith("合同里的事件") for _, m in _contract("P-001 推进：韩舰长把门禁卡递给林工", "韩舰长和林工站着。"))
