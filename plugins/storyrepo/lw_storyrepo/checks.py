@@ -1149,13 +1149,10 @@ def _told_as_known(word: str, body: str) -> bool:
                for m in re.finditer(re.escape(word), body))
 
 
-_TAKEN_BACK = re.compile(alternation(TAKE_BACK_VERBS))
-
-
 def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
     """How the prose tells a held thing a contract line hands over: ``None`` when no sentence naming it (by its name,
     another name or a shorter one: :func:`_tails`) or the one after gives it (:data:`giving.GIVING_VERBS`: 递给, 递过来,
-    接过); ``False`` when it is given and a later sentence naming it has it taken back (:data:`giving.TAKE_BACK_VERBS`:
+    接过); ``False`` when it is given and a later sentence naming it has it taken back (:data:`_TAKEN_BACK`:
     把罗盘收回套子里) — a handover for a moment, nobody's 持有 changed; ``True`` when it is given and kept."""
     forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
     sentences = [m.group() for m in SENTENCE.finditer(body)]
@@ -1267,6 +1264,9 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
 TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉|领口|衣领|腰间)")
 """A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里, a key on its string
 塞回了领口里): not handed over."""
+_TAKEN_BACK = re.compile(f"{alternation(TAKE_BACK_VERBS)}|{TAKEN_BACK.pattern}")
+"""A thing back with the one who had it: taken back (:data:`giving.TAKE_BACK_VERBS`: 收回, 递还) or put back where it
+came from (:data:`TAKEN_BACK`) — after a handover, one for a moment (:func:`_handover_told`)."""
 REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
                     r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
                     r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
