@@ -1063,6 +1063,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             spot = _by_its_spot(ctx, term, text, body) if not in_prose[key] and not quoted.get(term) else None
             if not in_prose[key] and spot is None and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
+                                              or _place_of_a_telling(ctx, term, text, body)
                                               or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 step = f"（{'、'.join(ids)} 这一步也就没有写到）" if ids else ""  # the promise the line moves is what is missing
@@ -1700,6 +1701,28 @@ def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
         if (_PERSON_WORD[word] in ("", gender) or not gender) and len(wanted & grams) >= 3:
             return pointer
     return None
+
+
+REPORTED = re.compile(r"说起|说|讲起|讲|告诉|提起|提到|想起|记得|听说|信里写|写道")
+"""The verbs a contract line reports a telling by (孙赏说…, 告诉他…, 想起…): what comes after them is what was told."""
+TOLD_DETAIL_MIN = 5
+"""How many content pairs (:func:`_content_grams`) of the telling, the place taken out, one paragraph of the prose must
+share for the telling to be there with its place unnamed (the pool's good drafts share 5–8; a missing step 1–2)."""
+
+
+def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+    """A place a contract line names only inside a telling it reports (郑国梁说去年在北沟找到许德钧的时候…: after
+    :data:`REPORTED`, every time), when one paragraph of the prose tells that telling — at least
+    :data:`TOLD_DETAIL_MIN` content pairs of it, and a quarter of them — without the name: the speaker says 那会儿,
+    the line's place is a detail of what is said, not where the scene is (K2, stop 54)."""
+    if ctx.world is None or term not in ctx.world.places:
+        return False
+    told = REPORTED.search(line)
+    if told is None or any(at < told.end() for at in _spots(term, line)):
+        return False
+    wanted = _content_grams(line[told.end():].replace(term, "|"))
+    need = max(TOLD_DETAIL_MIN, (len(wanted) + 3) // 4)
+    return any(len(wanted & _content_grams(paragraph)) >= need for paragraph in body.split("\n"))
 
 
 def _described_people(body: str) -> list[tuple[str, str, set[str]]]:

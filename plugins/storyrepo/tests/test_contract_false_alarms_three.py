@@ -107,3 +107,41 @@ def test_a_handover_whose_thing_is_nowhere_is_the_event_missing() -> None:
     assert found == [(ERROR, "合同里的事件「韩舰长把门禁卡递给林工开舱」正文里找不到：要交出的「门禁卡」正文里没有")]
     # a line that moves a promise is not read as a handover: its promise is what it asks
     assert not any(m.startswith("合同里的事件") for _, m in _contract("P-001 推进：韩舰长把门禁卡递给林工", "韩舰长和林工站着。"))
+
+
+TOLD_PLACES = {"汴京", "上海", "天宫站", "石门村", "州桥", "四马路", "二号舱", "后山"}
+
+
+def _told(line: str, body: str) -> list[tuple[str, str]]:
+    aliases = {**ALIASES, **{p: p for p in TOLD_PLACES}}
+    world = World(CARDS, dict(aliases), TOLD_PLACES, set(ITEMS), ("普通人",), None, {}, {})
+    meta = {"设定变更": [], "推进承诺": ["P-001"]}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(ITEMS), world=world, people=set(CARDS),
+                       dwellers=dwellers_of(CARDS)).for_draft(meta)
+    return [(f.severity, f.message) for f in contract_findings({"合同": [line]}, Draft("A", meta, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+@pytest.mark.parametrize("line, body", [
+    # the tea house: what the cook saw is told, the bridge is only where he saw it
+    ("P-001 推进：阿丑说那天夜里在州桥底下看见柳三娘跟一个戴斗笠的人说话，说完那人就往东走了",
+     "阿丑压低了嗓子：“那天夜里我看见三娘了，跟一个戴斗笠的人说话。说完那人就往东走了。”柳三娘在柜上擦着茶盏。"),
+    # the print shop: the leaflets are told, the street they were found in left out
+    ("P-001 推进：小顾告诉周先生，四马路的书摊上昨天出现了一叠没有署名的传单，纸是他们铺子的纸",
+     "小顾进门就说：“先生，书摊上昨天出现了一叠传单，没有署名。我摸了摸，纸是咱们铺子的纸。”周先生放下了铅字盘。"),
+    # the space station: the leak is told, the module where it was is not named
+    ("P-001 推进：林工说上个月在二号舱检修时发现氧气管道的接口被人拧松过半圈",
+     "林工把记录板递给韩舰长：“上个月检修的时候我就发现了，氧气管道的接口被人拧松过半圈。”韩舰长没说话。"),
+])
+def test_a_place_only_in_a_telling_the_prose_tells_need_not_be_named(line: str, body: str) -> None:
+    assert _told(line, body) == []
+
+
+@pytest.mark.parametrize("line, body", [
+    # the telling is not there: the step is missing, the place with it
+    ("P-001 推进：二妮说她前天在后山看见李老师埋了一个铁盒子", "二妮坐在门槛上剥豆子，李老师在院里扫地。"),
+    # the place is where the scene goes, not a detail of a telling
+    ("P-001 推进：李老师带二妮去后山看那片被烧过的林子", "李老师和二妮看那片被烧过的林子，林子黑乎乎的，一片叶子都没有。"),
+])
+def test_a_place_of_a_missing_telling_or_of_the_scene_is_still_asked(line: str, body: str) -> None:
+    assert any("后山" in m for _, m in _told(line, body))
