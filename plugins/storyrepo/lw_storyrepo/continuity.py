@@ -73,7 +73,7 @@ from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.answers import ANSWER_MARK
-from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS
+from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -258,8 +258,9 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
-BACK_AGAIN = re.compile(r"接回|拿回|要回|讨回|收回|取回|夺回|抢回|递回|递了回|交回|塞回|送回|还回|还给|交还|归还|退回|拿了回|要了回")
-"""A thing going back (接回, 要回, 还给): said in a sentence naming a thing given away, it is its giver's again (H6)."""
+BACK_AGAIN = re.compile(alternation(TAKE_BACK_VERBS))
+"""A thing going back (:data:`giving.TAKE_BACK_VERBS`: 接回, 要回, 还给): said in a sentence naming a thing given away, it
+is its giver's again (H6) — the contract's handover for a moment reads the same verbs."""
 NOT_GIVEN = re.compile(r"没|不|别|未|想|要|该|肯|打算|准备|让|叫|喊|请|替|帮|给|和|跟|同|与|若|如果|万一|[他她你我]")
 """Words between a giver and 把, in the clause of 把, that make the giving not done, not theirs or not their own act
 (没把, 想把, 叫他把, 跟老郑把): no giving read (H6)."""
