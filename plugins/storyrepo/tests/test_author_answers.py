@@ -17,15 +17,14 @@ import json
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import layout as L
 from lw_storyrepo import verdict
 from lw_storyrepo.answers import ANSWER_MARK, answered
-from lw_storyrepo.cli import story
 from lw_storyrepo.findings import ERROR, Finding, Subject
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import to_reviewed
+
+from story_cli import hand_in, lw
 
 DRAFT = """---
 标题: 夜
@@ -47,13 +46,6 @@ DRAFT = """---
 ANSWERS = "设定变更:\n  - 周伯.状态=在世\n  - 林晚.持有+青霜剑\n  - S-001.知情人+苏婉\n"
 
 
-def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh") -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", locale, *command], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
-
-
 def new_book(tmp_path: Path, contract: str = "林晚在青石镇过夜") -> tuple[Path, str]:
     """A book with a dead 周伯, 苏婉 holding 青霜剑 and an info gap only 林晚 knows; chapter 1
     decided on ``contract`` and packed. Returns the book and what ``decide`` said."""
@@ -72,9 +64,7 @@ def new_book(tmp_path: Path, contract: str = "林晚在青石镇过夜") -> tupl
 
 
 def submit(root: Path, *, when: str = "大历元年春", moves: str = "", changes: str = "", check: bool = True) -> str:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(when=when, moves=moves, changes=changes), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(when=when, moves=moves, changes=changes))
     return lw(root, "check") if check else ""
 
 

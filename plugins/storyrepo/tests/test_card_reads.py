@@ -7,13 +7,13 @@ import collections
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
 from lw_storyrepo import sources
-from lw_storyrepo.cli import story
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import DRAFT, to_reviewed
+
+from story_cli import lw
 
 
 def card_reads(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
@@ -27,12 +27,6 @@ def card_reads(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
 
     monkeypatch.setattr(sources, "read_bytes", counting)
     return reads
-
-
-def lw(book: StoryRepo, *args: str) -> str:
-    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
-    assert result.exit_code == 0, (args, result.output)
-    return result.output
 
 
 def test_check_and_accept_read_each_card_once(book: StoryRepo, monkeypatch: pytest.MonkeyPatch) -> None:

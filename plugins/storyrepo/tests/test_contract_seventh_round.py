@@ -20,13 +20,9 @@ from lw_storyrepo.cli import story
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.samples import CONTRACT, DRAFT, to_reviewed
 
+from story_cli import lw
+
 DIRECTOR = "---\n姓名: 王建国\n状态: 在世\n---\n## 设定\n县农机站的站长，管着全站的公章。\n"
-
-
-def lw(book, *args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)])
-    assert (result.exit_code == 0) == ok, result.output
-    return result.output
 
 
 def _accepted_but_not_settled(book, monkeypatch: pytest.MonkeyPatch, draft: str) -> None:

@@ -28,22 +28,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import hook_strength
-from lw_storyrepo.cli import story
 from lw_storyrepo.fixtures import make_book, tree_snapshot
 from lw_storyrepo.repo import Item, StoryRepo
 from lw_storyrepo.samples import DRAFT, to_reviewed
 
+from story_cli import hand_in, lw
+
 LW = str(Path(sys.executable).with_name("lw"))
-
-
-def lw(book: StoryRepo, *args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
 
 
 def lw_process(book: StoryRepo, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -63,9 +57,7 @@ def to_checked(book: StoryRepo, draft: str = DRAFT) -> None:
     book.p(L.新承诺).mkdir(parents=True, exist_ok=True)
     (book.p(L.新承诺) / "P-003-神秘老者来历.md").write_text(
         "---\n类型: 悬念\n强度: 中\n---\n## 描述\n老者是谁\n\n## 兑付计划\n第三卷揭晓\n", encoding="utf-8")
-    path = book.root.parent / "草稿.md"
-    path.write_text(draft, encoding="utf-8")
-    lw(book, "draft", "A", str(path))
+    hand_in(book, draft)
     out = lw(book)  # checks
     assert "已机检（过：A；打回：无）" in out, out
 

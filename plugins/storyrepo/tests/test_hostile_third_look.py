@@ -11,7 +11,6 @@ import re
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,21 +18,16 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L, ranks
 from lw_storyrepo.changes import typed
 from lw_storyrepo.checks import CheckContext
-from lw_storyrepo.cli import story
 from lw_storyrepo.continuity import book_time, earlier
 from lw_storyrepo.dialect import fast_flat
 from lw_storyrepo.repo import WHOLE_MAX, StoryRepo, as_int
 from lw_storyrepo.samples import DRAFT, to_reviewed
 from lw_storyrepo.volumes import Volumes
 
+from story_cli import lw
+
 DIGITS = "0123456789０１２３²³¹①⑴٣〇零一二两三四五六七八九十百千"
 LONG = "1" * 5000
-
-
-def lw(book: StoryRepo, *args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args[:3], result.output[:400])
-    return result.output
 
 
 def _snapshot(book: StoryRepo) -> dict[str, bytes]:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import layout as L
-from lw_storyrepo.cli import story
 from lw_storyrepo.repo import StoryRepo
+
+from story_cli import hand_in, lw
 
 DRAFT = """---
 标题: 玄牌
@@ -30,13 +29,6 @@ DRAFT = """---
 ---
 林晚在山道上拾到一块玄色令牌，她看了很久很久，山风吹过，松涛阵阵，远处传来钟声，她想起了师父的话，把令牌收进怀里。
 """
-
-
-def lw(root: Path, *args: str, ok: bool = True) -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", "zh", *command], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
 
 
 def new_book(tmp_path: Path) -> Path:
@@ -53,9 +45,7 @@ def new_book(tmp_path: Path) -> Path:
 
 
 def submit(root: Path, opened: str) -> str:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(opened=opened), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(opened=opened))
     return lw(root)  # the checks
 
 

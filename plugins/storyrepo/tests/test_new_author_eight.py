@@ -18,10 +18,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import layout as L
-from lw_storyrepo.cli import story
+
+from story_cli import hand_in, lw
 
 WORLD = """# 世界观
 
@@ -53,13 +52,6 @@ DRAFT = """---
 SUMMARY = "林水生在天一批局点批信，发现一封批信写大洋二十元、账簿却抄十二元。陈掌柜盖印派他走同安线。"
 
 
-def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh", answer: str | None = None) -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", locale, *command], input=answer, catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
-
-
 def remittance_house(tmp_path: Path) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 林德茂 a 水客 called 阿叔 and dead,
     黄九 a 批脚 called 九哥; chapter 1 decided and packed, P-001 drafted."""
@@ -80,9 +72,7 @@ def remittance_house(tmp_path: Path) -> Path:
 
 
 def check(root: Path, line: str, changes: str = "") -> list[dict[str, object]]:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(line=line, changes=changes).replace("推进承诺", "开启承诺"), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(line=line, changes=changes).replace("推进承诺", "开启承诺"))
     return [f for f in json.loads(lw(root, "check", "--json"))["A"] if f["kind"] == "连贯"]
 
 

@@ -20,10 +20,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import atomic, layout as L
-from lw_storyrepo.cli import story
+
+from story_cli import hand_in, lw
 
 LW = str(Path(sys.executable).with_name("lw"))
 
@@ -55,13 +54,6 @@ DRAFT = """---
 """
 
 
-def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh") -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", locale, *command], catch_exceptions=not ok)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output + (str(result.exception) if result.exception else "")  # English errors go to the kernel
-
-
 def brigade(tmp_path: Path, *, decided: bool = True) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 马德贵 a 队长 called 二舅; chapter 1's card
     written (and, when ``decided``, decided and packed with P-001 drafted)."""
@@ -81,15 +73,9 @@ def brigade(tmp_path: Path, *, decided: bool = True) -> Path:
     return root
 
 
-def submit(root: Path, line: str) -> None:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(line=line), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
-
-
 def test_a_demotion_finding_stands_at_the_rank_and_ends_with_its_answers(tmp_path: Path) -> None:
     root = brigade(tmp_path)
-    submit(root, "说起来，二舅如今不过是个组长，队里的事早轮不到他一个人拍板，可那杆秤还是他说了算。")
+    hand_in(root, DRAFT.format(line="说起来，二舅如今不过是个组长，队里的事早轮不到他一个人拍板，可那杆秤还是他说了算。"))
     found = [f for f in json.loads(lw(root, "check", "--json"))["A"] if "境界" in str(f["message"])]
     assert len(found) == 1, found
     message = str(found[0]["message"])
@@ -120,7 +106,7 @@ def test_card_edit_before_the_brief_says_to_run_it_and_after_decide_names_amend(
 def _accept_killed_at(tmp_path: Path, step: str) -> Path:
     """The chapter passed, reviewed and summarised, then ``lw story accept`` killed at the fault point ``step``."""
     root = brigade(tmp_path)
-    submit(root, "她剪了一上午，手腕酸得抬不起来，河湾里三千多只羊挤成一片灰白，风里全是羊膻味。")
+    hand_in(root, DRAFT.format(line="她剪了一上午，手腕酸得抬不起来，河湾里三千多只羊挤成一片灰白，风里全是羊膻味。"))
     lw(root)  # checks: A passed
     for lens in ("读者", "编辑", "事实"):
         review = root.parent / f"{lens}.md"

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import layout as L
-from lw_storyrepo.cli import story
 from lw_storyrepo.findings import in_view
 from lw_storyrepo.handedits import follow_runs
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import to_reviewed
+
+from story_cli import hand_in, lw
 
 WORLD = """# 世界观
 
@@ -54,13 +53,6 @@ DRAFT = """---
 """
 
 
-def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh", answer: str | None = None) -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", locale, *command], input=answer, catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
-
-
 def ice_house(tmp_path: Path) -> Path:
     """The book as the author set it up: a ladder in 世界观.md, 赵德顺 a 把头 called 二叔, 钱万山 in 北平;
     chapter 1 decided and packed."""
@@ -80,9 +72,7 @@ def ice_house(tmp_path: Path) -> Path:
 
 
 def continuity(root: Path, line: str, changes: str = "") -> list[str]:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(line=line, changes=changes), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(line=line, changes=changes))
     return [f["message"] for f in json.loads(lw(root, "check", "--json"))["A"] if f["kind"] == "连贯"]
 
 
@@ -179,9 +169,7 @@ def test_an_excerpt_cut_short_goes_on_as_written_to_the_words_it_is_about(tmp_pa
     root = ice_house(tmp_path)
     line = ("窖里的风灯一盏一盏地灭了，河沿上只剩下更夫的梆子声，赵铁柱数到第三排的时候手已经冻得发木，鼻子里全是稻草和河泥的土腥气，"
             "二叔如今不过是个冰夫，在孙把头面前说不上话，只好蹲在窖口一根接一根地卷烟，卷好了也不点，就那么攥在手心里。")
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(line=line, changes=""), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(line=line, changes=""))
     rank = next(f for f in json.loads(lw(root, "check", "--json"))["A"] if "境界" in f["message"])
     excerpt = rank["excerpt"]
     assert excerpt.startswith(line[:60]) and "二叔如今不过是个冰夫" in excerpt and excerpt.endswith("…"), excerpt
@@ -189,8 +177,7 @@ def test_an_excerpt_cut_short_goes_on_as_written_to_the_words_it_is_about(tmp_pa
     assert "二叔如今不过是个冰夫" in (root / L.check_report("A")).read_text(encoding="utf-8")
     # a sentence that fits is quoted whole, as before
     short = "二叔如今不过是个冰夫，在孙把头面前说不上话。"
-    path.write_text(DRAFT.format(line=short, changes=""), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
+    hand_in(root, DRAFT.format(line=short, changes=""))
     assert [f["excerpt"] for f in json.loads(lw(root, "check", "--json"))["A"] if "境界" in f["message"]] == [short]
 
 

@@ -28,13 +28,9 @@ from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import DRAFT, NEW_PROMISE, to_reviewed
 from lw_storyrepo.workspace import LENSES
 
+from story_cli import hand_in, lw
+
 LW = str(Path(sys.executable).with_name("lw"))
-
-
-def lw(book: StoryRepo, *args: str, ok: bool = True, locale: str = "zh") -> str:
-    result = CliRunner().invoke(story, ["--locale", locale, *args, "-C", str(book.root)], catch_exceptions=False)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output
 
 
 def killed_accept(book: StoryRepo) -> None:
@@ -100,9 +96,7 @@ def test_the_board_names_the_summary_as_the_next_step_while_it_is_missing(book: 
     lw(book)  # pack
     book.p(L.新承诺).mkdir(parents=True, exist_ok=True)
     (book.p(L.新承诺) / "P-003-神秘老者来历.md").write_text(NEW_PROMISE, encoding="utf-8")
-    path = book.root.parent / "草稿.md"
-    path.write_text(DRAFT, encoding="utf-8")
-    lw(book, "draft", "A", str(path))
+    hand_in(book, DRAFT)
     assert "已机检（过：A；打回：无）" in lw(book)
     for lens in LENSES:
         (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
@@ -148,9 +142,7 @@ def test_pick_when_every_draft_was_sent_back_says_so(book: StoryRepo) -> None:
     lw(book, "card", "edit", "--合同", "P-001 推进：林晚得到血书")
     lw(book, "decide")
     lw(book)  # pack
-    path = book.root.parent / "草稿.md"
-    path.write_text(DRAFT.replace("  - P-001\n", "  - P-009\n"), encoding="utf-8")  # a promise nobody drafted
-    lw(book, "draft", "B", str(path))
+    hand_in(book, DRAFT.replace("  - P-001\n", "  - P-009\n"), "B")  # a promise nobody drafted
     assert "打回：B" in lw(book)
     out = lw(book, "pick", "B", ok=False)
     assert "草稿 B 没有通过机检，这一章还没有过检的草稿可选：读 工作区/评审报告/机检-B.md" in out, out

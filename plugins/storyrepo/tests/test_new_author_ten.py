@@ -23,11 +23,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from lw_storyrepo import layout as L
-from lw_storyrepo.cli import story
 from lw_storyrepo.i18n import tr
+
+from story_cli import hand_in, lw
 
 WORLD = """# 世界观
 
@@ -57,13 +56,6 @@ DRAFT = """---
 """
 
 
-def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh") -> str:
-    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
-    result = CliRunner().invoke(story, ["--locale", locale, *command], catch_exceptions=not ok)
-    assert (result.exit_code == 0) == ok, (args, result.output)
-    return result.output + (str(result.exception) if result.exception else "")  # English errors go to the kernel
-
-
 def lighthouse(tmp_path: Path) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 陈海生 called 阿生, 郑德福 called 老郑; chapter 1
     decided and packed with P-001 drafted."""
@@ -84,12 +76,6 @@ def lighthouse(tmp_path: Path) -> Path:
     return root
 
 
-def submit(root: Path, line: str) -> None:
-    path = root.parent / "草稿.md"
-    path.write_text(DRAFT.format(line=line), encoding="utf-8")
-    lw(root, "draft", "A", str(path))
-
-
 def subjects(root: Path) -> list[str]:
     return subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True,
                           check=True).stdout.splitlines()
@@ -97,9 +83,9 @@ def subjects(root: Path) -> list[str]:
 
 def test_a_step_at_the_wrong_stage_says_to_run_the_board_first(tmp_path: Path) -> None:
     root = lighthouse(tmp_path)
-    submit(root, "海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢。")
+    hand_in(root, DRAFT.format(line="海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢。"))
     lw(root)  # checks: A passed, the stage is the lenses'
-    submit(root, "海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢，跟着那人往上走。")  # a redraft: unchecked
+    hand_in(root, DRAFT.format(line="海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢，跟着那人往上走。"))  # a redraft: unchecked
     out = lw(root, "pick", "A", ok=False)
     assert "不能做这一步" in out and "先运行 lw story，它做完「机检」" in out, out
     english = lw(root, "pick", "A", ok=False, locale="en")
@@ -132,7 +118,7 @@ def test_a_query_about_a_name_the_book_has_nowhere_is_refused(tmp_path: Path) ->
 
 def test_vol_commit_says_what_it_committed_and_the_timeline_names_the_cards(tmp_path: Path) -> None:
     root = lighthouse(tmp_path)
-    submit(root, "海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢。")
+    hand_in(root, DRAFT.format(line="海风很硬，吹得他睁不开眼，他把马灯往怀里拢了拢。"))
     lw(root)  # checks
     for lens in ("读者", "编辑", "事实"):
         review = root.parent / f"{lens}.md"

@@ -1,0 +1,36 @@
+"""The Story Repo tests' one way of running ``lw story`` as an author does, in process (the same ``lw`` helper was
+written in each new author's and guardrail's test file: stop 53's duplicates). A test module of this folder imports
+it by name (``from story_cli import hand_in, lw``): ``conftest.py`` puts this folder on the path. Test code only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from lw_storyrepo.cli import story
+from lw_storyrepo.repo import StoryRepo
+from lwcore.api import LwError
+
+
+def lw(book: Path | StoryRepo, *args: str, ok: bool = True, locale: str = "zh", answer: str | None = None) -> str:
+    """Run ``lw story --locale <locale> <args> -C <book>`` (``book`` a folder or a :class:`StoryRepo`; ``init`` takes
+    its folder as its own argument) with ``answer`` on stdin, and hold its exit to ``ok``. What it printed, then the
+    message of a located error it raised (an error ``lw`` itself prints: the kernel reports it, in English). Any other
+    exception is a bug and is raised, never counted as a refusal."""
+    root = book.root if isinstance(book, StoryRepo) else book
+    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
+    result = CliRunner().invoke(story, ["--locale", locale, *command], input=answer)
+    raised = result.exception
+    if raised is not None and not isinstance(raised, (SystemExit, LwError)):
+        raise raised
+    assert (result.exit_code == 0) == ok, (args[:4], result.output[:2000])
+    return result.output + (str(raised) if isinstance(raised, LwError) else "")
+
+
+def hand_in(book: Path | StoryRepo, text: str, name: str = "A") -> None:
+    """Hand ``text`` in as draft ``name`` of ``book`` (written to 草稿.md beside the book's folder)."""
+    root = book.root if isinstance(book, StoryRepo) else book
+    path = root.parent / "草稿.md"
+    path.write_text(text, encoding="utf-8")
+    lw(book, "draft", name, str(path))
