@@ -1793,7 +1793,17 @@ def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> b
         return False
     wanted = _content_grams(line[told.end():].replace(term, "|"))
     need = max(TOLD_DETAIL_MIN, (len(wanted) + 3) // 4)
-    return any(len(wanted & _content_grams(paragraph)) >= need for paragraph in body.split("\n"))
+    return any(len(wanted & grams) >= need for grams in _PARAGRAPH_GRAMS.of(body, lambda: _paragraph_grams(body)))
+
+
+_PARAGRAPH_GRAMS = PerProse()
+"""The prose :func:`_place_of_a_telling` last read and its paragraphs' content pairs: read once a prose, not once
+for each of a contract line's places (4,000 places on a line: 264 s at the draft cap; A13, stop 54)."""
+
+
+def _paragraph_grams(body: str) -> list[set[str]]:
+    """The :func:`_content_grams` of each paragraph (line) of ``body``."""
+    return [_content_grams(paragraph) for paragraph in body.split("\n")]
 
 
 def _described_people(body: str) -> list[tuple[str, str, set[str]]]:
