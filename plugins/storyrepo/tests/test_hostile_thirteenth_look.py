@@ -168,3 +168,18 @@ def test_a_terms_forms_are_found_as_one_pattern_finds_them() -> None:
         starting = checks._Starting(words + [""] * rng.randint(0, 1))
         for k in range(len(line) + 1):
             assert starting.at(line, k) == any(line.startswith(w, k) for w in starting.words)
+
+
+def test_a_tellings_places_meet_the_prose_paragraphs_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K2's place inside a telling (checks._place_of_a_telling): each of a line's places read every paragraph's pairs
+    again (4,000 places: 264 s at the draft cap); the paragraphs' pairs are now read once a prose."""
+    places = _places(200)
+    ctx = _owner_ctx(places, set())
+    line = "宋知远说去年在" + "、".join(places) + "找到了那口旧箱子"
+    body = "\n".join(["宋知远说去年找到了那口旧箱子，就在河边。"] + ["风很大。"] * 300)
+    read: list[str] = []
+    original = checks._content_grams
+    monkeypatch.setattr(checks, "_content_grams", lambda text: read.append(text) or original(text))
+    found = [checks._place_of_a_telling(ctx, p, line, body) for p in places]
+    assert len(set(found)) == 1
+    assert read and len(read) <= len(places) + 301  # each place its line's rest, the prose's 301 paragraphs once
