@@ -23,7 +23,10 @@ day restated with 是…的, days left before a dated event, a festival on a cou
 bracketed asides on cards of thousands of dated events, a speaker using a thing an owner word names, a pronoun after one
 of untold gender on a 50,000-character line, a verb asked as A-not-A, a time there; the ``twelfth_`` cases (the twelfth
 look) against a pronoun's antecedent read from the paragraphs before it (a long line naming people, or of quotes, before
-thousands of 他; thousands of short lines of 他) and a contract line of thousands of places asked of the draft.
+thousands of 他; thousands of short lines of 他) and a contract line of thousands of places asked of the draft; the
+``thirteenth_`` cases (the thirteenth look) against stop 53's readers — a place met by a spot in it, asked by a line
+naming it thousands of times or by hundreds of lines, and the uses of a held thing by a pronoun in one sentence of
+thousands of clauses.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -372,6 +375,29 @@ def twelfth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[st
     }
 
 
+def thirteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Drafts built against stop 53's readers (the thirteenth look): a place met by a spot in it (厂署秤房) read of
+    the prose again for each mention of a contract line and for each line, over a prose of thousands of 想去秤房; a
+    contract line of thousands of places each telling of a thing (一盒…点心) over a prose of thousands of 一张点心 and a
+    card of thousands of things (each place read every 点心 of the prose and tried every thing); and
+    the uses of a held thing by a pronoun in one sentence of thousands of clauses (the sentence searched for names
+    from its start for each use), as :func:`sixth_look`."""
+    rostered = "# 名册\n\n" + L.ROSTER_HEADER + "| 厂署 |  | 地点 | 1 |\n"
+    meant = HEAD + fill("许砚想去秤房。", n)
+    places = [x[:2] + "城" for x in held(n // 15)]
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    telling = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places),
+               f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 物{t}\n" for t in held(n // 15)))}
+    return {
+        "thirteenth_places_tell_of_a_thing": (telling, HEAD + fill("许砚拿出一张点心。", n),
+                                              ["许砚寄" + "、".join("一盒" + p + "点心" for p in places)]),
+        "thirteenth_spot_one_line": ({L.名册: rostered}, meant, ["许砚去" + "厂署秤房、" * (n // 30)]),
+        "thirteenth_spot_lines": ({L.名册: rostered}, meant, ["许砚去厂署秤房"] * (n // 120)),
+        "thirteenth_uses_one_sentence": ({}, HEAD + fill("他掏出旧怀表", n)),
+        "thirteenth_uses_clauses": ({}, HEAD + fill("她拿起旧怀表，他掏出旧怀表，", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -471,9 +497,9 @@ def main() -> None:
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
-                         **eleventh_look(cap // 4), **twelfth_look(cap // 4)}
+                         **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
-                     **twelfth_look(cap)}
+                     **twelfth_look(cap), **thirteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

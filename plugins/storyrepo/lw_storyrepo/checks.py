@@ -980,6 +980,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
     named_by_variant = functools.cache(lambda term: any(_named(v, body) for v in ctx.variants(term)) if ctx is not None else False)
+    # whether the prose is at a term's spot (_by_its_spot): read once a spot, not once for each line or mention asking it
+    spot_met = functools.cache(lambda term, spot: ctx is not None and _spot_met(ctx, term, spot, body))
+    held_things = functools.cache(lambda: _things_of(ctx) if ctx is not None else _Starting(()))  # once a draft
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -1041,7 +1044,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not appears:
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
-            if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body):
+            if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body, held_things):
                 continue  # 找到莉莉安的发带: the ribbon is asked and the prose tells it; she need not be there
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
@@ -1060,7 +1063,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
                                              or _by_its_home_kind(ctx, term, body, kinds_named())))
             # a place the line names with a spot in it (厂署秤房) and the prose by that spot alone (秤房里)
-            spot = _by_its_spot(ctx, term, text, body) if not in_prose[key] and not quoted.get(term) else None
+            spot = _by_its_spot(ctx, term, text, body, spot_met) if not in_prose[key] and not quoted.get(term) else None
             if not in_prose[key] and spot is None and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _place_of_a_telling(ctx, term, text, body)
@@ -1120,12 +1123,54 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     return out
 
 
-def _owner_only(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+_PLACE_OWNS = re.compile(r"的?([\u4e00-\u9fff]{2})")
+_PERSON_OWNS = re.compile(r"的([\u4e00-\u9fff]{2})")
+"""What :func:`_owner_only` reads as the thing of a place (上海点心, 上海的点心) or of a person (莉莉安的发带)."""
+
+
+def _leftmost_longest(words: list[str], line: str) -> list[int]:
+    """The ends of ``words`` where ``re.finditer(alternation(words), line)`` finds them (left to right, the longest
+    at a place, never overlapping), without a pattern compiled for each set of words (each of a contract line's
+    thousands of places compiled its own)."""
+    found: list[tuple[int, int]] = []  # (where, minus the length) of every mention, overlapping ones too
+    for word in set(words) - {""}:
+        at = line.find(word)
+        while at >= 0:
+            found.append((at, -len(word)))
+            at = line.find(word, at + 1)
+    ends: list[int] = []
+    for at, minus in sorted(found):
+        if not ends or at >= ends[-1]:
+            ends.append(at - minus)
+    return ends
+
+
+class _Starting:
+    """Which of many words start a text at a place: the text cut at the words' lengths and looked up, not each word
+    tried there (a contract line of thousands of places asked each of a card's thousands of things; A13, stop 54)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = frozenset(words)
+        self.lengths = sorted({len(w) for w in self.words})
+
+    def at(self, text: str, k: int) -> bool:
+        """Whether one of the words starts ``text`` at ``k`` (``any(text.startswith(w, k) for w in words)``)."""
+        return any(text[k:k + n] in self.words for n in self.lengths)
+
+
+def _things_of(ctx: CheckContext) -> _Starting:
+    """The things the book knows (the cards' and the world's), as :class:`_Starting`."""
+    return _Starting(ctx.items | (ctx.world.items if ctx.world is not None else set()))
+
+
+def _owner_only(ctx: CheckContext, term: str, line: str, body: str,
+                things: Callable[[], _Starting] | None = None) -> bool:
     """Whether a contract line names someone or somewhere only to tell of a thing of theirs, and the prose writes that
     thing: a person every time before 的 (在白鸦镇找到莉莉安的发带, 看见钱卫东的帆布箱被人打开过), the line asking
     nobody in; a place only as where a thing is from (寄一盒上海点心: :func:`_only_telling`). The thing is the first two
     characters after the name (and its 的), written in the prose not only as a new one (:func:`_told_as_known`), or one
-    the book knows (the line's own term, checked in its own right): the line is met without the owner in the scene."""
+    the book knows (the line's own term, checked in its own right): the line is met without the owner in the scene.
+    ``things`` gives the things the book knows (:func:`_things_of`; the contract check's is read once a draft)."""
     canonical = ctx.aliases.get(term, term)
     place = ctx.world is not None and term in ctx.world.places
     if place:
@@ -1134,20 +1179,31 @@ def _owner_only(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     elif not ctx.is_person(canonical) or APPEAR.search(line):
         return False
     forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and v in line), key=len, reverse=True)
-    spots = list(re.finditer(alternation(forms), line)) if forms else []
-    owned = [re.compile(r"的?([\u4e00-\u9fff]{2})" if place else r"的([\u4e00-\u9fff]{2})").match(line, m.end())
-             for m in spots]
-    things = ctx.items | (ctx.world.items if ctx.world is not None else set())
+    spots = _leftmost_longest(forms, line)
+    owned = [(_PLACE_OWNS if place else _PERSON_OWNS).match(line, end) for end in spots]
+    known = things or functools.partial(_things_of, ctx)
     return bool(spots) and all(o is not None and not re.match(r"[那这]", o.group(1))
-                               and (_told_as_known(o.group(1), body) or any(line.startswith(t, o.start(1)) for t in things))
+                               and (_told_as_known(o.group(1), body) or known().at(line, o.start(1)))
                                for o in owned)
 
 
 def _told_as_known(word: str, body: str) -> bool:
     """Whether the prose writes ``word`` once at least in a clause that does not bring it in as new (一张车票 is
-    any ticket; 接过发带 is the one)."""
-    return any(not re.search(rf"[一两几][{_MEASURE}]", re.split(r"[，,。！？!?；;：:“”\n]", body[max(0, m.start() - 20):m.start()])[-1])
-               for m in re.finditer(re.escape(word), body))
+    any ticket; 接过发带 is the one). Read of a prose once per word (:data:`_KNOWN_SEEN`): a contract line of
+    thousands of places each telling of its 点心 walked every 一张点心 of the prose again for each (800 places over
+    6,000 of them: 20 s; A13, stop 54)."""
+    seen: dict[str, bool] = _KNOWN_SEEN.of(body, dict)
+    hit = seen.get(word)
+    if hit is None:
+        hit = seen[word] = any(not _BROUGHT_IN.search(_CLAUSE_SPLIT.split(body[max(0, at - 20):at])[-1])
+                               for at in starts_of(word, body))
+    return hit
+
+
+_KNOWN_SEEN = PerProse()
+"""The prose :func:`_told_as_known` last read and its answers."""
+_CLAUSE_SPLIT = re.compile(r"[，,。！？!?；;：:“”\n]")
+"""Where :func:`_told_as_known` reads a clause before a word from."""
 
 
 def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
@@ -1461,34 +1517,49 @@ ANY_PLACES_SPOT = SPOT_ENDS | frozenset("里外上下前后旁内中左右大小
 is nobody's in particular, so it does not stand for the place the line names."""
 
 
-def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str) -> str | None:
+def _by_its_spot(ctx: CheckContext | None, term: str, line: str, body: str,
+                 met: Callable[[str, str], bool] | None = None) -> str | None:
     """A place the line names with a spot in it right after its name (在厂署秤房码铜饼, 沈家门码头, 第四燧北头的天田) that the
     prose names as one it knows (秤房里, 码头上, 你们这儿北头): the scene is at that spot, so at the place. The spot is
     the two or three characters right after the name (no 的 between: 的大门 is none) that end in one of
     :data:`SPOT_ENDS` (剪辑室), in Chinese characters, no name the book knows and not any place's (门口:
-    :data:`ANY_PLACES_SPOT`); the prose's spot must not be brought in as new (一口水井: :func:`_new_one`), gone toward
-    (去北坡) or only meant (想去码头, 远远看得见码头: :func:`_meant_at`, what :func:`_only_meant` reads of a place's
-    name — whether the scene reaches the spot is read there, once), nor follow another place the book knows, with or
-    without 的 (第十燧北头, 月海营地的机修库). The spot found, or ``None``. Cost: one ``str.find`` walk of the prose per
-    contract term with a spot in its line (:func:`starts_of`), none for the rest."""
+    :data:`ANY_PLACES_SPOT`); the prose's spot must be met there (:func:`_spot_met`). The spot found, or ``None``.
+    ``met`` is :func:`_spot_met` for this prose, or a cache of it (the contract check's: a spot the lines ask of again
+    and again is read of the prose once). Cost: one walk of the prose per distinct spot of the line, none for a term
+    with no spot in its line (a line naming 厂署秤房 two thousand times, or five hundred lines naming it, walked the
+    prose for each: 33 s at the draft cap; A13, stop 54)."""
     if ctx is None or ctx.world is None or term not in ctx.world.places:
         return None
     places = ctx.world.places
-    ends = ctx.name_index().by_end
+    asked: dict[str, None] = {}
     for end in (at + len(term) for at in _spots(term, line)):
         spot = next((line[end:end + k] for k in (2, 3) if line[end + k - 1:end + k] in SPOT_ENDS), "")
         if not spot or "的" in spot or not all("\u4e00" <= c <= "\u9fff" for c in spot) or spot in ctx.aliases \
                 or spot in places or all(c in ANY_PLACES_SPOT for c in spot):
             continue
-        for at in starts_of(spot, body):
-            before = body[max(0, at - 8):at]
-            if before.endswith("去") or _meant_at(body, at, len(spot)):
-                continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
-            owner = before.removesuffix("的")  # 月海营地的机修库: the spot of the place named before it
-            if not _new_one(before) and not any(n != term and n in places and owner.endswith(n)
-                                                for n in ends.get(owner[-2:], ())):
-                return spot
-    return None
+        asked[spot] = None
+    known = ctx
+    read = met or (lambda t, s: _spot_met(known, t, s, body))
+    return next((spot for spot in asked if read(term, spot)), None)
+
+
+def _spot_met(ctx: CheckContext, term: str, spot: str, body: str) -> bool:
+    """Whether the prose names ``spot`` (of ``term``'s, :func:`_by_its_spot`) as one it is at: not brought in as new
+    (一口水井: :func:`_new_one`), gone toward (去北坡) or only meant (想去码头, 远远看得见码头: :func:`_meant_at`, what
+    :func:`_only_meant` reads of a place's name — whether the scene reaches the spot is read there, once), nor after
+    another place the book knows, with or without 的 (第十燧北头, 月海营地的机修库). Cost: one ``str.find`` walk of the
+    prose (:func:`starts_of`)."""
+    places = ctx.world.places if ctx.world is not None else set()
+    ends = ctx.name_index().by_end
+    for at in starts_of(spot, body):
+        before = body[max(0, at - 8):at]
+        if before.endswith("去") or _meant_at(body, at, len(spot)):
+            continue  # 就去北坡那棵松树底下, 想去码头: a spot only gone toward or meant is no scene there
+        owner = before.removesuffix("的")  # 月海营地的机修库: the spot of the place named before it
+        if not _new_one(before) and not any(n != term and n in places and owner.endswith(n)
+                                            for n in ends.get(owner[-2:], ())):
+            return True
+    return False
 
 
 _FROM = re.compile(r"从$")
@@ -1515,8 +1586,8 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
     if ctx is None:
         return False
     starts = ctx.name_index().by_start
-    for m in re.finditer(re.escape(term), line):
-        inner = next((n for n in starts.get(line[m.end():m.end() + 2], ()) if n != term and line.startswith(n, m.end())), None)
+    for end in (at + len(term) for at in starts_of(term, line)):  # no pattern per term (thousands on a line; A13)
+        inner = next((n for n in starts.get(line[end:end + 2], ()) if n != term and line.startswith(n, end)), None)
         # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
         if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
             return True
@@ -1722,7 +1793,17 @@ def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> b
         return False
     wanted = _content_grams(line[told.end():].replace(term, "|"))
     need = max(TOLD_DETAIL_MIN, (len(wanted) + 3) // 4)
-    return any(len(wanted & _content_grams(paragraph)) >= need for paragraph in body.split("\n"))
+    return any(len(wanted & grams) >= need for grams in _PARAGRAPH_GRAMS.of(body, lambda: _paragraph_grams(body)))
+
+
+_PARAGRAPH_GRAMS = PerProse()
+"""The prose :func:`_place_of_a_telling` last read and its paragraphs' content pairs: read once a prose, not once
+for each of a contract line's places (4,000 places on a line: 264 s at the draft cap; A13, stop 54)."""
+
+
+def _paragraph_grams(body: str) -> list[set[str]]:
+    """The :func:`_content_grams` of each paragraph (line) of ``body``."""
+    return [_content_grams(paragraph) for paragraph in body.split("\n")]
 
 
 def _described_people(body: str) -> list[tuple[str, str, set[str]]]:
@@ -1772,6 +1853,8 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
+_BROUGHT_IN = re.compile(rf"[一两几][{_MEASURE}]")
+"""A count and a measure word in the clause before a thing's word: :func:`_told_as_known`'s thing brought in new."""
 
 
 def _new_one(before: str) -> bool:

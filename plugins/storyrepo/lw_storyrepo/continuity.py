@@ -1228,6 +1228,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
                 used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
             out_now: set[str] = set()
+            spans: _NameSpans | None = None  # where the sentence names someone, read once it is asked (below)
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
                 if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
@@ -1237,10 +1238,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
-                said_to = sentence.rfind(who, 0, start) if who in HE else -1
-                own_clause = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
-                if who in HE and (names.search(sentence, own_clause, start) or (said_to >= 0 and names.search(sentence, 0, said_to))):
-                    continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
+                if who in HE:
+                    said_to = sentence.rfind(who, 0, start)
+                    spans = spans or _NameSpans(names, sentence)
+                    if spans.within(spans.clause_start(start), start) or (said_to >= 0 and spans.within(0, said_to)):
+                        continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
                 # 字是像师父的字…。⏎他把窥筒从腰上解下来 (the point of view's 窥筒): a pronoun after a sentence opening on no
                 # name, using the point of view's own thing, may be the point of view — their own use, no guess (H4)
                 if who in HE and pov is not None and owners.get(item) == pov and world.gender.get(pov) in (None, "", who) \
@@ -1263,9 +1265,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
-                if at > 0 and LIKE.search(sentence[:at]):
+                if at > 0 and LIKE.search(sentence, max(0, at - 2), at):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
-                if at > 0 and GIVEN_TO.search(said_sentence, start, len(sentence) - len(sentence[at + len(said):].lstrip("\u3000"))):
+                if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]
                 if item in held:
@@ -2673,7 +2675,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 at = col - 1 + r.start()
                 # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the
                 # narration's 山匠蒋烟杆 says what he is
-                who, titled = after.group(), lines[i].count("“", 0, at) > lines[i].count("”", 0, at)
+                who, titled = after.group(), _quoted_at(lines[i], at)
             elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
                 who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
@@ -4065,9 +4067,84 @@ def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str |
                  and (guess or not getattr(v, "guessed", False))), None)
 
 
+_IDEOGRAPHIC_SPACES = re.compile("\u3000+")
+
+
+def _past_spaces(text: str, at: int) -> int:
+    """Where the full-width spaces at ``at`` of ``text`` end (``at`` for none): a use's giving to the user
+    (:data:`GIVEN_TO`) is read up to there, without the rest of the sentence copied for each use."""
+    spaces = _IDEOGRAPHIC_SPACES.match(text, at)
+    return spaces.end() if spaces else at
+
+
+_CLAUSE_MARKS = re.compile("[，,；;]")
+"""What ends a clause inside a sentence (:meth:`_NameSpans.clause_start`)."""
+
+
+class _NameSpans:
+    """Where a sentence names someone (``names``: an alternation of words, no look outside a match), read once for
+    every use in it asked about: whether it names anyone between two places, and where the clause at a place starts.
+    A sentence of thousands of clauses with 他 (no name, or one at its end) searched itself from its start and from
+    its clause's for each (60,000 characters: 19 s; A13, stop 54). Answers as ``names.search(sentence, a, b)`` and
+    the last clause mark before a place, by one overlapping walk of the sentence and a lookup; each question reads
+    at most a name's length past the first name after ``a``."""
+
+    def __init__(self, names: re.Pattern[str], sentence: str) -> None:
+        self.names = names
+        self.sentence = sentence
+        self.starts = [m.start() for m in _name_starts(names.pattern).finditer(sentence)]
+        self.marks = [m.start() for m in _CLAUSE_MARKS.finditer(sentence)]
+        self.ends: dict[int, int] = {}  # a start -> the end of the shortest name there
+
+    def clause_start(self, at: int) -> int:
+        """Where the clause holding ``at`` starts: past the last clause mark before it (0 for none)."""
+        k = bisect.bisect_left(self.marks, at)
+        return self.marks[k - 1] + 1 if k else 0
+
+    def within(self, a: int, b: int) -> bool:
+        """Whether a name stands wholly in ``sentence[a:b]`` (``names.search(sentence, a, b) is not None``)."""
+        first = len(self.sentence) + 1
+        for s in self.starts[bisect.bisect_left(self.starts, a):]:
+            if s >= first or s >= b:
+                break
+            first = min(first, self._shortest_end(s))
+        return first <= b
+
+    def _shortest_end(self, s: int) -> int:
+        end = self.ends.get(s)
+        if end is None:
+            longest = self.names.match(self.sentence, s)
+            end = longest.end() if longest else len(self.sentence) + 1
+            while end > s + 1 and (shorter := self.names.match(self.sentence, s, end - 1)) is not None:
+                end = shorter.end()
+            self.ends[s] = end
+        return end
+
+
+@functools.lru_cache(maxsize=8)
+def _name_starts(pattern: str) -> re.Pattern[str]:
+    """Where any of the words of ``pattern`` starts, overlapping (one pattern a book's names, built once)."""
+    return re.compile(f"(?=(?:{pattern}))")
+
+
 def _quoted_at(line: str, at: int) -> bool:
-    """Whether position ``at`` of ``line`` lies inside quoted words (more “ than ” before it)."""
-    return line.count("“", 0, at) > line.count("”", 0, at)
+    """Whether position ``at`` of ``line`` lies inside quoted words (more “ than ” before it). Far into a line, the
+    quote marks before ``at`` are counted from the line's marks, found once (:func:`_quote_marks`): a line of
+    thousands of pronouns counted its start again for each (A13, stop 54)."""
+    if at <= QUOTES_COUNTED:
+        return line.count("“", 0, at) > line.count("”", 0, at)
+    opening, closing = _quote_marks(line)
+    return bisect.bisect_left(opening, at) > bisect.bisect_left(closing, at)
+
+
+QUOTES_COUNTED = 2000
+"""How far into a line :func:`_quoted_at` counts the quote marks before a place by reading them again."""
+
+
+@functools.lru_cache(maxsize=16)
+def _quote_marks(line: str) -> tuple[list[int], list[int]]:
+    """Where ``line``'s opening and closing quote marks (“ ”) stand, in order."""
+    return [k for k, c in enumerate(line) if c == "“"], [k for k, c in enumerate(line) if c == "”"]
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:
