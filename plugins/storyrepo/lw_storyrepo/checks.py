@@ -1779,6 +1779,10 @@ REPORTED = re.compile(r"说起|说|讲起|讲|告诉|提起|提到|想起|记得
 TOLD_DETAIL_MIN = 5
 """How many content pairs (:func:`_content_grams`) of the telling, the place taken out, one paragraph of the prose must
 share for the telling to be there with its place unnamed (the pool's good drafts share 5–8; a missing step 1–2)."""
+TELLING_LINE_MAX = 200
+"""The longest contract line :func:`_place_of_a_telling` reads (a line is a sentence or two: the pool's longest is under
+80 characters). Each place of a line is read against the line's whole telling, so a line of thousands of places would
+cost places × line; a longer line names its places as any line must."""
 
 
 def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> bool:
@@ -1786,7 +1790,7 @@ def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> b
     :data:`REPORTED`, every time), when one paragraph of the prose tells that telling — at least
     :data:`TOLD_DETAIL_MIN` content pairs of it, and a quarter of them — without the name: the speaker says 那会儿,
     the line's place is a detail of what is said, not where the scene is (K2, stop 54)."""
-    if ctx.world is None or term not in ctx.world.places:
+    if ctx.world is None or term not in ctx.world.places or len(line) > TELLING_LINE_MAX:
         return False
     told = REPORTED.search(line)
     if told is None or any(at < told.end() for at in _spots(term, line)):

@@ -172,8 +172,9 @@ def test_a_terms_forms_are_found_as_one_pattern_finds_them() -> None:
 
 def test_a_tellings_places_meet_the_prose_paragraphs_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """K2's place inside a telling (checks._place_of_a_telling): each of a line's places read every paragraph's pairs
-    again (4,000 places: 264 s at the draft cap); the paragraphs' pairs are now read once a prose."""
-    places = _places(200)
+    again (4,000 places: 264 s at the draft cap); the paragraphs' pairs are now read once a prose (a line within
+    :data:`checks.TELLING_LINE_MAX`)."""
+    places = _places(40)
     ctx = _owner_ctx(places, set())
     line = "宋知远说去年在" + "、".join(places) + "找到了那口旧箱子"
     body = "\n".join(["宋知远说去年找到了那口旧箱子，就在河边。"] + ["风很大。"] * 300)
@@ -183,3 +184,21 @@ def test_a_tellings_places_meet_the_prose_paragraphs_read_once(monkeypatch: pyte
     found = [checks._place_of_a_telling(ctx, p, line, body) for p in places]
     assert len(set(found)) == 1
     assert read and len(read) <= len(places) + 301  # each place its line's rest, the prose's 301 paragraphs once
+
+
+def test_a_contract_line_longer_than_any_telling_is_not_read_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line over :data:`checks.TELLING_LINE_MAX` (thousands of places: each read against the whole line, places x
+    line — 23 s at the draft cap after the paragraphs were read once) is not read as a telling: nothing of it is read
+    and its places must be named, as on any line; the same telling within the cap is still met."""
+    places = _places(200)
+    ctx = _owner_ctx(places, set())
+    body = "宋知远说去年找到了那口旧箱子，就在河边的老屋后头。"
+    long_line = "宋知远说去年在" + "、".join(places) + "找到了那口旧箱子"
+    assert len(long_line) > checks.TELLING_LINE_MAX
+    read: list[str] = []
+    original = checks._content_grams
+    monkeypatch.setattr(checks, "_content_grams", lambda text: read.append(text) or original(text))
+    assert [checks._place_of_a_telling(ctx, p, long_line, body) for p in places] == [False] * len(places)
+    assert read == []
+    short_line = "宋知远说去年在" + places[0] + "找到了那口旧箱子，就在河边的老屋后头"
+    assert checks._place_of_a_telling(ctx, places[0], short_line, body) is True
