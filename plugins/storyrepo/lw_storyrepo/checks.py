@@ -36,7 +36,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
-from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
+from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -1063,10 +1063,17 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             spot = _by_its_spot(ctx, term, text, body) if not in_prose[key] and not quoted.get(term) else None
             if not in_prose[key] and spot is None and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
+                                              or _place_of_a_telling(ctx, term, text, body)
                                               or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 step = f"（{'、'.join(ids)} 这一步也就没有写到）" if ids else ""  # the promise the line moves is what is missing
-                if doubt is None:
+                if doubt is None and not ids and ctx is not None and term in ctx.items \
+                        and (given := _HANDOVER.search(text)) is not None \
+                        and term in ctx.contract_terms_in(given.group("what")):
+                    # the thing a handover line gives is nowhere: the handover, the event the line asks, never happens
+                    out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(term)}」"
+                                                      "正文里没有", line_no))
+                elif doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有{step}", line_no))
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
@@ -1078,10 +1085,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
+            told = _handover_told(ctx, thing, body) if thing is not None else None
             if thing is not None and not any(m.group("value") == thing for m in changes) \
-                    and not _holds_already(ctx, text[handover.end():], thing):
+                    and not _holds_already(ctx, text[handover.end():], thing) and told is not False:
+                # spec §8: settle moves 持有 by the draft's 设定变更 alone — a handover the prose tells and keeps must be
+                # declared; one the prose never tells is the event missing, said as such (what the line asks)
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
-                                                 "请确认交接写到了", line_no))
+                                                 "请确认交接写到了", line_no) if told else
+                           Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：「{thing}」没有写到交出去"
+                                                 "（设定变更也没有记下它换了人），请确认这件事发生了", line_no))
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(handover.group('what'))}」"
                                                  "一个字眼也没有写到，请确认这件事发生了", line_no))
@@ -1136,6 +1148,25 @@ def _told_as_known(word: str, body: str) -> bool:
     any ticket; 接过发带 is the one)."""
     return any(not re.search(rf"[一两几][{_MEASURE}]", re.split(r"[，,。！？!?；;：:“”\n]", body[max(0, m.start() - 20):m.start()])[-1])
                for m in re.finditer(re.escape(word), body))
+
+
+def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
+    """How the prose tells a held thing a contract line hands over: ``None`` when no sentence naming it (by its name,
+    another name or a shorter one: :func:`_tails`) or the one after gives it (:data:`giving.GIVING_VERBS`: 递给, 递过来,
+    接过); ``False`` when it is given and a later sentence naming it has it taken back (:data:`_TAKEN_BACK`:
+    把罗盘收回套子里) — a handover for a moment, nobody's 持有 changed; ``True`` when it is given and kept."""
+    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
+    sentences = [m.group() for m in SENTENCE.finditer(body)]
+    named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
+    given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
+                  for g in [GIVING.search(sentences[j])] if g is not None), None)
+    if given is None:
+        return None
+    first, verb = given  # taken back after it: later in that sentence (递过去又收回) or in a later one naming the thing,
+    # and not denied (再不要还给她, 没收回: :data:`_NEGATION` in the two characters before the verb)
+    return not any(not _NEGATION.search(sentences[k], max(0, m.start() - 2), m.start())
+                   for k in named if k >= first
+                   for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
 
 
 def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
@@ -1234,6 +1265,9 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
 TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉|领口|衣领|腰间)")
 """A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里, a key on its string
 塞回了领口里): not handed over."""
+_TAKEN_BACK = re.compile(f"{alternation(TAKE_BACK_VERBS)}|{TAKEN_BACK.pattern}")
+"""A thing back with the one who had it: taken back (:data:`giving.TAKE_BACK_VERBS`: 收回, 递还) or put back where it
+came from (:data:`TAKEN_BACK`) — after a handover, one for a moment (:func:`_handover_told`)."""
 REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
                     r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
                     r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
@@ -1667,6 +1701,28 @@ def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
         if (_PERSON_WORD[word] in ("", gender) or not gender) and len(wanted & grams) >= 3:
             return pointer
     return None
+
+
+REPORTED = re.compile(r"说起|说|讲起|讲|告诉|提起|提到|想起|记得|听说|信里写|写道")
+"""The verbs a contract line reports a telling by (孙赏说…, 告诉他…, 想起…): what comes after them is what was told."""
+TOLD_DETAIL_MIN = 5
+"""How many content pairs (:func:`_content_grams`) of the telling, the place taken out, one paragraph of the prose must
+share for the telling to be there with its place unnamed (the pool's good drafts share 5–8; a missing step 1–2)."""
+
+
+def _place_of_a_telling(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+    """A place a contract line names only inside a telling it reports (郑国梁说去年在北沟找到许德钧的时候…: after
+    :data:`REPORTED`, every time), when one paragraph of the prose tells that telling — at least
+    :data:`TOLD_DETAIL_MIN` content pairs of it, and a quarter of them — without the name: the speaker says 那会儿,
+    the line's place is a detail of what is said, not where the scene is (K2, stop 54)."""
+    if ctx.world is None or term not in ctx.world.places:
+        return False
+    told = REPORTED.search(line)
+    if told is None or any(at < told.end() for at in _spots(term, line)):
+        return False
+    wanted = _content_grams(line[told.end():].replace(term, "|"))
+    need = max(TOLD_DETAIL_MIN, (len(wanted) + 3) // 4)
+    return any(len(wanted & _content_grams(paragraph)) >= need for paragraph in body.split("\n"))
 
 
 def _described_people(body: str) -> list[tuple[str, str, set[str]]]:

@@ -72,7 +72,8 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
-from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
+from lw_storyrepo.answers import ANSWER_MARK
+from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -257,6 +258,14 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
+BACK_AGAIN = re.compile(alternation(TAKE_BACK_VERBS))
+"""A thing going back (:data:`giving.TAKE_BACK_VERBS`: 接回, 要回, 还给): said in a sentence naming a thing given away, it
+is its giver's again (H6) — the contract's handover for a moment reads the same verbs."""
+NOT_GIVEN = re.compile(r"没|不|别|未|想|要|该|肯|打算|准备|让|叫|喊|请|替|帮|给|和|跟|同|与|若|如果|万一|[他她你我]")
+"""Words between a giver and 把, in the clause of 把, that make the giving not done, not theirs or not their own act
+(没把, 想把, 叫他把, 跟老郑把): no giving read (H6)."""
+ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
+"""Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -335,6 +344,9 @@ VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
+WALKED_IN = re.compile(r"进了|走进|踏入|进入")
+"""The :data:`MOVE_VERBS` that walk into a room or a yard (推门进了灯室), not back from a journey: one the draft sent away
+who walks in has not been told to return (:func:`_gone_in_draft`)."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -1085,6 +1097,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
+        out += _entry_dated(now, lines, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
@@ -1153,6 +1166,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
+        # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
+        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)把([^。！？“”\n]{{0,8}}?)({item_re})(?!的)"
+                          rf"[^。！？“”\n]{{0,6}}?(?:{alternation(AWAY_VERBS)}|(?:{alternation(INTO_VERBS)})"
+                          rf"[^。！？“”，,\n]{{0,6}}?(?:{alternation(INTO_HANDS)}))")
+        gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
         any_item = re.compile(item_re)
@@ -1167,6 +1185,21 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
+                gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
+            if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
+                back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
+                gone = {k: v for k, v in gone.items() if k[1] not in back}
+            for m in gave.finditer(sentence):
+                between = m.group(2)
+                if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
+                        or _quoted_at(lines[i], col - 1 + m.start()):
+                    continue
+                giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
+                    else aliases.get(m.group(1), m.group(1))
+                thing = _canonical(m.group(4), world.items, by_length)
+                gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
+                if giver is not None:
+                    gone[(giver, thing)] = (i, col)
             for m in handed.finditer(sentence):  # its holder hands it over or brings it out: it is in the scene's hands
                 giver, thing = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
                 thing = _canonical(thing, world.items, by_length)
@@ -1218,9 +1251,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
+                at = sentence.find(said, start)
+                gave_at = gone.get((who, item))
+                if card is not None and gave_at is not None and gave_at < (i, col) and (who, item) not in given \
+                        and not (at > 0 and ANOTHER_ONE.search(sentence, max(0, at - 4), at)):
+                    del gone[(who, item)]  # said once: the first use after the giving
+                    out.append(Finding("连贯", ERROR, f"{who} 在第 {first_line + gave_at[0]} 行已把「{item}」交到别人手里，正文却又写{who}"
+                                       f"用它，中间没有拿回{ANSWER_MARK}中间拿回来了就在正文写明（接过、要回…）；用的是另一件就写明"
+                                       f"（另一…）；都不是就改写这句", first_line + i, lines[i].find(said, col - 1) + 1 or col,
+                                       said_sentence.strip()[:60], Subject("持有", who, item)))
+                    continue
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
-                at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 if at > 0 and GIVEN_TO.search(said_sentence, start, len(sentence) - len(sentence[at + len(said):].lstrip("\u3000"))):
@@ -1288,12 +1330,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                first_line + voice.line, voice.column, line.strip()[:60]))
     # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
     if names is not None:
-        out += _acting(world, lines, first_line, revived, seen, calls, home)
+        out += _acting(world, lines, first_line, revived, seen, calls, home, now)
         out += _barred(world, lines, first_line, revived)
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
     reached: dict[str, set[str]] = {}
+    entered: dict[str, set[str]] = {}  # the places of ``reached`` walked into (进了, 走进): no journey's end
     placed: set[tuple[str, int]] = set()
     if names is not None and world.places:
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
@@ -1315,6 +1358,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if VOCATIVE_YOU.search(sentence[m.end(1):m.start(2)]):
                     continue  # 东子，你到了上海…: the name is called, the journey is the listener's, to come
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
+                if WALKED_IN.search(m.group(), m.end(1) - m.start()):  # 推门进了灯室: walking in, no return from afar
+                    entered.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):
                 continue
             found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
@@ -1353,7 +1398,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:
-            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls)
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
+                                _dated_today(now))
     return out
 
 
@@ -1810,7 +1856,7 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
 
 
 def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-            calls: list[bool], home: set[str]) -> list[Finding]:
+            calls: list[bool], home: set[str], now: str = "") -> list[Finding]:
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
@@ -1822,7 +1868,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     forms = _forms_of(world, held)
     if not forms:
         return []
-    out = _not_so(world, lines, first_line, held, forms, seen)
+    out = _not_so(world, lines, first_line, held, forms, seen, now)
     held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED + GONE)}
     if not held:
         return out
@@ -2034,7 +2080,7 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
     """Whether the act at ``at`` of ``narration`` is told of ``who`` strictly: its clause, or the clauses it follows on
     from in its sentence with no one else opening them (:data:`LED`), has ``who``'s name or alias as its first person
     (not after :data:`NOT_SUBJECT`, not an owner before 的), or a 他/她 of their gender when the paragraph names no one
-    else (``named``: the cards the paragraph names, read once a line) — a hand act after an unknown name (阿娇已经低下头，
+    else (``named``: the cards the paragraph names, read once a line) and not later in the act's sentence — a hand act after an unknown name (阿娇已经低下头，
     又拿起了放大镜) is not the last card's named before it."""
     begin = max(narration.rfind(c, max(0, at - TOLD_SPAN), at) for c in "。！？!?") + 1
     sentence = narration[max(begin, at - TOLD_SPAN):at]
@@ -2049,7 +2095,11 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
             said = firsts[0].group()
             if said in HE:
                 gender = world.gender.get(who) or world.kin_gender.get(who)
-                return named() == {who} and (gender is None or gender == said)
+                if named() != {who} or (gender is not None and gender != said):
+                    return False
+                # the card named later in the same sentence is another than the 他 (他…端起粥，喂小石头喝完了: T3, stop 54)
+                end = min((e for c in "。！？!?" if (e := narration.find(c, at)) >= 0), default=len(narration))
+                return not any(world.aliases.get(m.group(), m.group()) == who for m in anyone.finditer(narration, at, end))
             return world.aliases.get(said, said) == who
         if LED.match(clause):
             return False
@@ -2181,13 +2231,31 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
+BACK_ON = re.compile(r"^(?:才|方|再)[^，,。；;]{0,12}?[回来上到返]")
+"""A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
+都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says."""
+
+
+def _away_until(world: World, who: str, where: str, today: tuple[str, int | None, int, int] | None) -> bool:
+    """Whether ``who``'s card keeps them at ``where`` (their card's 位置) on the in-book day ``today``: a dated event of
+    their card says where they are now, naming ``where`` (眼下在东川府城), and their coming back on a day still ahead
+    (:data:`BACK_ON`), in the same year's order of months and days. No date in the draft, or the day come: no."""
+    if today is None:
+        return False
+    now = (today[2], today[3])
+    return any(now < on and BACK_ON.match(what) and where in said for said, what, on in _events_of(world, who))
+
+
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
-               reached: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str]]:
+               reached: dict[str, set[str]],
+               today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
     away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined."""
+    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
+    says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
+    才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
@@ -2195,37 +2263,149 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and any(f in where or where in f for f in world.far)}
+           and (any(f in where or where in f for f in world.far) or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
     return far | kept, kept
 
 
+GONE_TO = ("去了", "回了", "赶往", "前往", "奔赴", "动身去", "动身回", "动身往", "启程去", "启程回", "启程往", "出发去",
+           "起身去", "回", "去", "往", "上", "下")
+"""Going to a place, said before it (黄九回泉州老家…去了, 陈掌柜昨天就去了泉州, 他连夜赶往兴元): the one who went is there,
+a journey away from the scene — the one-character verbs only with a 了 later in the clause (回泉州老家上坟去了), a
+going done, not an errand named."""
+AWAY_FOR = ("出远门", "出差", "出海", "出征", "远行", "走镖", "赶考", "押送", "押运", "押解", "护送", "押着", "跑船",
+            "下南洋", "闯关东", "走西口")
+"""Being away on a journey of days, no place named (老周出差去了, 二哥押送一批军粮进关, 他跟船出海了): with a going
+done in its clause (了, 去, 正在, 已经) the one gone is not in the scene."""
+TO_SOMEONE = ("喊", "喊住", "叫住", "叫了一声", "唤", "招呼", "冲着", "朝着", "拦住", "拉住", "拽住", "扶起", "推了推",
+              "拍了拍", "递给", "塞给", "瞪了", "瞪着", "白了", "打量")
+"""What one does to someone beside them (喊他, 拍了拍他, 递给她): the doer is where the one done to is."""
+SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
+"""Speaking words around a quote (黄九说：“…”, “…”黄九问): said in the narration beside a quote, a voice in the scene."""
+STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
+"""When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在."""
+NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
+                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
+"""Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
+another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
+WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
+"""What follows the place to make it a time, not where someone is now (在省城的时候, 到了省城以后, 去了省城回来)."""
+DONE = re.compile(r"了|正在|已经|早就|早已|还在")
+"""A going done, in the clause that tells it."""
+CAME_BACK = re.compile(rf"{FAR_ARRIVAL.pattern}|回来|跳下|下了?[马车船轿]")
+"""A return told (回来, 赶回, 跳下马车): one the draft sent away may come back. Walking in (推门, 进来) is no return: the
+one away is acting in the scene (郑德福推门进了灯室, half a month before he is due back)."""
+SPAN = re.compile(r"这几天|这两天|这些天|这些日子|这阵子|这一向|这段日子|"
+                  r"(?:要|得|过|再过)?[一二两三四五六七八九十半几数\d]+(?:个)?[来多]?(?:天|日|月|礼拜|星期|年)(?:以后|之后|后)?才(?:能)?(?:回来|回|返)|"
+                  r"下(?:个)?(?:月|礼拜|星期)才(?:能)?(?:回来|回|返)")
+"""A span someone is away for, said with a going done (才让这几天回西宁看病去了; 去了定海开会，要半个月才回来): within it
+they are away whether or not the world knows the place is far. Its 才回来 is a return still to come, no coming."""
+GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了", "上路了")
+"""A going done that a :data:`SPAN` in its sentence keeps the one gone away for (黄九这几天回泉州老家上坟去了)."""
+
+
+@functools.lru_cache(maxsize=8)
+def _going_patterns(anyone: str, places: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
+    """``(said, spanned, where)`` of :func:`_gone_in_draft` for a book's cast (``anyone``) and far places (``places``,
+    joined; empty when none): compiled once a book, not once a draft."""
+    rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if places else []
+    rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
+    said = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
+    # gone for a span (SPAN in the sentence): away wherever they went
+    spanned = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,12}}?)(?P<span>{'|'.join(GONE_FOR)})")
+    return said, spanned, re.compile(places) if places else None
+
+
+def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, reached: dict[str, set[str]],
+                   anyone: re.Pattern[str], name: dict[str, str]) -> dict[str, tuple[int, int, str, str]]:
+    """``{person: (line, position, what, place)}``: who the draft's own narration sends away from the scene at
+    ``pov_place`` — at a place the world or a card says is far (:attr:`World.far`) and related in no way to the
+    scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), away on a journey of days (:data:`AWAY_FOR`), or
+    gone for a span its sentence says, wherever the place (:data:`GONE_FOR` with :data:`SPAN` in the same clause);
+    ``what`` the words that say so, ``place`` the far one named or nothing. Not a memory, a question, a going to
+    come (:data:`NOT_GONE`), a time there (:data:`WHILE_THERE`), a coming back in the same sentence, nor anyone the
+    draft brings to the scene's place. Read once a draft, a line at a time."""
+    home = str(world.cards.get(pov, {}).get("位置") or pov_place)  # the point of view's own town is no journey away
+    far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place) and not _related(world, p, home)),
+                 key=len, reverse=True)
+    places = "|".join(map(re.escape, far))
+    said, spanned, where = _going_patterns(anyone.pattern, places)
+    out: dict[str, tuple[int, int, str, str]] = {}
+    for i, line in enumerate(lines):
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        if not narration.strip() or not (where and where.search(narration) or any(w in narration for w in AWAY_FOR)
+                                         or SPAN.search(narration)):
+            continue
+        for sentence in _SENTENCE.finditer(narration):
+            text = sentence.group()
+            if NOT_NOW.search(text) or text.rstrip().endswith(("？", "?")) or CAME_BACK.search(SPAN.sub("", text)):
+                continue
+            for m in [*said.finditer(text), *(spanned.finditer(text) if SPAN.search(text) else ())]:
+                who = name.get(m.group(1))
+                if who is None or who == pov or who in out or (m.start() > 0 and text[m.start() - 1] in NOT_SUBJECT) \
+                        or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
+                    continue
+                clause = re.split(r"[，,；;]", text[m.end():])[0]
+                if WHILE_THERE.match(clause):
+                    continue  # 老葛在省城的时候…: a time there, not where he is now
+                if m.re is spanned and (WHILE_THERE.match(clause) or not SPAN.search(text, _clause_start(text, m.start()))):
+                    continue  # the span said in another clause (这几天老葛忙，桂芬回了娘家): not theirs
+                if m.re is said and m.group("verb") and len(m.group("verb")) == 1 and "了" not in clause:
+                    continue  # 回泉州老家上坟去了: a going done; 去泉州办货 with no 了: an errand named
+                if m.re is said and m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause) or clause.startswith("去")):
+                    continue
+                told = m.group()[len(m.group(1)):] + clause
+                out[who] = (i, sentence.start() + m.end(), told[:16].strip(),
+                            (m.group("at") or m.group("to") or "") if m.re is said else "")
+    return out
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding position ``at`` of ``text`` starts (after its last comma or semicolon before ``at``)."""
+    return max(text.rfind(c, 0, at) for c in "，,；;") + 1
+
+
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
                  moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
-                 calls: list[bool]) -> list[Finding]:
+                 calls: list[bool], entered: dict[str, set[str]] | None = None,
+                 today: tuple[str, int | None, int, int] | None = None) -> list[Finding]:
     """位置: someone away from the point of view (:func:`_away_from`) doing what a body does beside it in the
     narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
     spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
     place), no call, letter or screen in the paragraph (:data:`REMOTE`) nor a call or screen in the few before
-    (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
-    far, kept = _away_from(world, pov, pov_place, moved, reached)
+    (:data:`SCREEN`), outside a memory. The scene is where the point of view is. Those the draft itself sends away
+    (:func:`_gone_in_draft`) are away from where it says so on; calling to the point of view (:data:`TO_SOMEONE`) or
+    speaking beside a quote (:data:`SAYS`) puts them here too, and any coming (:data:`CAME_BACK`) brings them back."""
+    far, kept = _away_from(world, pov, pov_place, moved, reached, today)
+    anyone = re.compile(_forms_of(world, world.cards, loose=True))
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
+    # who the draft itself sends away (黄九这几天回泉州老家上坟去了): away from where it says so on
+    returned = {w: ps - (entered or {}).get(w, set()) for w, ps in reached.items()}  # walking in is no return
+    gone = {w: g for w, g in _gone_in_draft(world, lines, pov, pov_place, returned, anyone, name).items()
+            if w not in far and w in world.cards}
+    far = {**far, **{w: g[3] for w, g in gone.items()}}
     if not far:
         return []
     forms = _forms_of(world, far)
     if not forms:
         return []
-    anyone = re.compile(_forms_of(world, world.cards, loose=True))
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
+    to_pov = re.compile(rf"({_forms_of(world, gone)}){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{'|'.join(TO_SOMEONE)})"
+                        rf"(?:{_forms_of(world, [pov]) or pov}|我|{world.gender.get(pov) or '他|她'})") if gone else None
+    # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
+    gone_forms = _forms_of(world, gone) if gone else ""
+    speaks = re.compile(rf"(?:^|\s{{2}}|[。！？，,])\s*({gone_forms})[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{SAYS})(?![过起])"
+                        rf"(?:[：:，,]?\s{{2}}|[。！？，,]|$)") if gone else None
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
-    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
+    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
-    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
-    name = {**one, **world.aliases}
     heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
@@ -2238,8 +2418,10 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
 
-    def visiting(who: str, i: int) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
-        return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False)
+    def visiting(who: str, i: int, at: int = 0) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
+        g = gone.get(who)  # or one the draft sends away, before it says so
+        return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False) or \
+            g is not None and (i, at) <= (g[0], g[1])
 
     out: list[Finding] = []
     previous = ""
@@ -2247,9 +2429,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
-            if FAR_ARRIVAL.search(AWAITED.sub("", sentence)) and not NOT_NOW.search(sentence) \
-                    or any(f"从{p}" in sentence for p in far.values()):
+            if FAR_ARRIVAL.search(SPAN.sub("", AWAITED.sub("", sentence))) and not NOT_NOW.search(sentence) \
+                    or any(f"从{p}" in sentence for p in far.values() if p):
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
+            if gone and CAME_BACK.search(SPAN.sub("", sentence)):  # 黄九推门进来: one the draft sent away comes back
+                came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in gone}
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
@@ -2259,12 +2443,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
+        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
                     and addressed not in came and (addressed, i) not in placed and not visiting(addressed, i):
                 placed.add((addressed, i))
-                out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
@@ -2274,7 +2460,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                     and not visiting(witnessed, i) \
                     and not far_words.search(_sentence_at(q.group(), seen.start())):
                 placed.add((witnessed, i))
-                out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
@@ -2283,7 +2469,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
-                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
+                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
@@ -2313,16 +2499,16 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 fits = list(dict.fromkeys(n for n in here if gender[n] == said))
                 pov_fits = gender[pov] in (said, None, "")
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
-            if who is None or who not in far or who in came or (who, i) in placed or visiting(who, i):
+            if who is None or who not in far or who in came or (who, i) in placed or visiting(who, i, start):
                 continue
             shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             if shown and NOT_THERE.search(LOOKED_AT.sub("", shown.group())):
                 continue  # 照片上，石头哥站在最边上: shown, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
-            out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place)}，"
+            out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place, gone)}，"
                                f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, start + 1,
-                               narration[clause:].strip()[:60]))
+                               narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
 
@@ -2344,8 +2530,12 @@ def _nested(world: World, a: str, b: str) -> bool:
     return a in b or b in a or b in world.inside.get(a, set()) or a in world.inside.get(b, set())
 
 
-def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_place: str) -> str:
-    """Why ``who`` cannot be beside the point of view: far away, or kept where their card puts them."""
+def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_place: str,
+          gone: dict[str, tuple[int, int, str, str]] | None = None) -> str:
+    """Why ``who`` cannot be beside the point of view: far away, kept where their card puts them, or sent away by
+    the draft's own words (:func:`_gone_in_draft`)."""
+    if gone and who in gone:
+        return f"本章前文写{who}「{gone[who][2]}」（位置），离{pov}所在的「{pov_place}」很远"
     if who in kept:
         return f"{who} 按设定离不开「{kept[who]}」（角色卡·位置），{pov}在「{pov_place}」"
     return f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远"
@@ -3334,6 +3524,46 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
+ENTRY_HEAD = re.compile(rf"^\s*[“「『]\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+                        rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+"""A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
+“至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
+"""Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
+…把这一行写进小本子; 杜青写到这里，停下笔)."""
+NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
+"""Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
+照着当年那本抄): the entry's date is no slip then."""
+
+
+def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
+    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
+    telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`): a log, a ledger
+    or a diary written tonight heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an
+    entry of another year or of a later day (an invitation names the day to come)."""
+    today = _dated_today(now)
+    if today is None or today[1] is None:
+        return []
+    era, year, month, day = today
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        m = ENTRY_HEAD.match(line)
+        if m is None:
+            continue
+        read = book_time(m.group("date"))
+        if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
+                (read[1][1], read[1][2]) >= (month, day):
+            continue
+        beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
+        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside):
+            continue
+        out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
+                           f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
+                           first_line + i, m.start("date") + 1, line.strip()[:60]))
+    return out
+
+
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
@@ -3407,13 +3637,35 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     return out
 
 
+LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早晨|一早|上午|中午|晌午|下午|后晌|傍晚|刚才|刚刚|方才|"
+          "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
+"""Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
+a report of what they did lately (T3, stop 54)."""
+LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
+"""What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
+
+
+def _died_lately(world: World, who: str, now: str) -> bool:
+    """Whether the card's date of death (:func:`dates_of_death`) is in the in-book time's own month and year, or the
+    in-book time names no month: someone dead since yesterday was alive then (T3, stop 54)."""
+    read = book_time(now)
+    if who not in world.died:
+        return False
+    if read is None or read[1][1] is None:
+        return True
+    _era, year, month = world.died[who]
+    return month == read[1][1] and (read[1][0] is None or year == read[1][0])
+
+
 def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
-            seen: set[tuple[str, int]]) -> list[Finding]:
+            seen: set[tuple[str, int]], now: str = "") -> list[Finding]:
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
-    held naming themselves in a quote (“我是马国庆。”); a trace the dead left today (今天早上赵八级亲笔写的:
-    :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
+    held naming themselves in a quote (“我是马国庆。”); the dead said in a quote to have done a thing in the last few
+    days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent for one dead this month, :func:`_died_lately`); a trace
+    the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
     me = re.compile(rf"我(?:就)?是({forms})")
+    lately = re.compile(rf"(?<![他她])(?:你|您)?({forms})(?:{LATELY}){{1,2}}(?:{LATELY_ACTS})")
     trace = re.compile(rf"({forms}){TRACE}")
     lead = re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})")  # 抬头一看，是爹，扛着锄头…: the one seen leads
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
@@ -3433,6 +3685,11 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
                                                                           and _visited(lines, i, world.cards[who])):
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+            for m in lately.finditer(q.group()):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD) and not _died_lately(world, who, now):
+                    found.append((who, "却被人说成这几天还在做事（死者只能在回忆、转述往事里出现）", q.start() + m.start() + 1,
+                                  line[q.start() + m.start():].strip()[:60]))
         carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next
         for sentence in _SENTENCE.finditer(line):
             text = sentence.group()

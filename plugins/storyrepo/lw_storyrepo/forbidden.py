@@ -104,7 +104,7 @@ FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | 
                      r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单]只眼|[左右]眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
                      r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), RUNNING_OR_JUMPING),
-    ("手", re.compile(r"(?:什么|啥)[都也]?(?:拿|抓|握)不[得了动住]|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
+    ("手", re.compile(r"(?:什么|啥)(?:东西)?[都也]?(?:拿|抓|握)不[得了动住]|(?:拿|抓|握)不住东西|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
                      r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单]只手|[左右]手|[左右][臂胳]|手[是倒还]?好"), None),
     ("耳", re.compile(r"什么[也都]听不见|听不见(?:声音|人说话)?(?=[，,。；;、\n]|$)|耳朵[^，,。；;\n]{0,6}?聋|聋了|失聪|耳聋"), HEARING,
      re.compile(r"[一单]只耳|[左右]耳"), None),
@@ -115,7 +115,7 @@ it is gone, what reads as using it, what in the card's words leaves the faculty 
 then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a crutch: running and jumping still ruled out), the
 part named as a noun (一只手, 左眼, 拐杖; not 一手把儿子拉扯大, 一眼, 拐到: R51 at stop 51) —
 read from the card's own 状态 word and its own present clauses (:data:`ANOTHERS_OR_PAST`; 目盲: 什么也看不见，认不得字;
-断腿卧床: 站不起、走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight:
+断腿卧床: 站不起、走不得; 烫伤: 两手缠满了布…什么都拿不得, 一个月之内拿不住东西; 昏迷) in the general Chinese any book says it with — sight:
 reading a written thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
 mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
 bar :data:`UNABLE_PART`'s. An act is the card's only when its clause's subject is the card (by a name, or a pronoun of a

@@ -8,7 +8,9 @@ about, so a verb added for one of them is there for all that ask the same thing:
 - :data:`GIVING_VERBS` — the prose telling that a thing went over, from either side (递给, 接过, 收下);
 - :data:`PUT_VERBS` — what a holder does, after 把 and the thing, to put it in another's hands or before them
   (把望远镜递给她, 把账簿放在桌上);
-- :data:`SHOW_VERBS` — what a holder does, right before the thing, to bring it out or hand it over (掏出账簿, 递过茶盏).
+- :data:`SHOW_VERBS` — what a holder does, right before the thing, to bring it out or hand it over (掏出账簿, 递过茶盏);
+- :data:`TAKE_BACK_VERBS` — a thing handed over coming back to the one who gave it (收回, 要回, 递还): a handover for
+  a moment, after which nobody's 持有 has changed.
 """
 
 from __future__ import annotations
@@ -25,11 +27,17 @@ TAKE = "take"
 """Taken by the one it goes to (接过, 收下)."""
 BRING_OUT = "bring out"
 """Brought out by its holder for others to see or use (掏出, 亮出)."""
+TAKE_BACK = "take back"
+"""Back to the one who gave it, by either side (收回, 拿回, 交还, 还给)."""
 
 VERBS: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("交给", "递给", "塞给", "送给", "借给", "还给", "带给", "给了", "押给", "留给", "传给", "让给", "托付给",
+    **dict.fromkeys(("交给", "递给", "塞给", "送给", "借给", "带给", "给了", "押给", "留给", "传给", "让给", "托付给",
                      "托给", "交到", "递到", "塞到", "递过去", "递了过去", "递过来", "递过", "递来"), frozenset({HAND})),
     **dict.fromkeys(("推给", "扔给", "丢给", "抛给", "推到"), frozenset({TOSS})),
+    "还给": frozenset({HAND, TAKE_BACK}),
+    **dict.fromkeys(("收回", "拿回", "要回", "取回", "接回", "讨回", "交还", "递还", "归还", "退还", "还回", "送还",
+                     "夺回", "抢回", "递回", "递了回", "交回", "塞回", "送回", "退回", "拿了回", "要了回"),
+                    frozenset({TAKE_BACK})),
     **dict.fromkeys(("批给", "派给", "分给"), frozenset({ASSIGN})),
     **dict.fromkeys(("放在", "搁在", "摆在", "拍在"), frozenset({SET_DOWN})),
     **dict.fromkeys(("接过", "接了过", "收下"), frozenset({TAKE})),
@@ -47,4 +55,13 @@ HANDOVER_VERBS = verbs_of(HAND, TOSS, ASSIGN)
 GIVING_VERBS = verbs_of(HAND, TOSS, TAKE)
 PUT_VERBS = verbs_of(HAND, TOSS, SET_DOWN)
 SHOW_VERBS = verbs_of(HAND, BRING_OUT)
+AWAY_VERBS = tuple(v for v in verbs_of(HAND, TOSS) if not v.endswith("到"))
+"""What a holder does, after 把 and the thing, that leaves it in another's hands (把马灯递给老郑, 把钥匙扔给他): the verbs of
+:data:`HAND` and :data:`TOSS` save those ending in 到, which may put it anywhere (塞到口袋里: :data:`INTO_VERBS`)."""
+INTO_VERBS = ("塞进", "塞到", "塞在", "递到", "交到", "放到", "放进", "放在", "搁到", "搁在", "按到", "按在", "按进")
+"""What a holder does, after 把 and the thing, that leaves it in another's hands only when a hand follows (塞进他手里,
+放到老郑手上); 塞到口袋里 keeps it."""
+INTO_HANDS = ("手里", "手上", "手中", "手心", "掌心", "怀里")
+"""The hands and arms that make an :data:`INTO_VERBS` a giving."""
+TAKE_BACK_VERBS = verbs_of(TAKE_BACK)
 

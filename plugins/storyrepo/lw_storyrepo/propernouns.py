@@ -774,10 +774,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
                 and lex.common(stem):
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
-        if line[start:end] in MODAL_SUFFIXES and lex.tags.get(line[end:end + 1], "")[:1] == "v":
-            continue  # 雀侯+会+埋: a modal before a verb, no society
-        if end - start == 1 and line[end:end + 1] in "了着过" and lex.tags.get(line[start:end], "")[:1] == "v":
-            continue  # 门柱+帮+了: the suffix is the sentence's verb, done
+        if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS):
+            continue  # 雀侯+会+埋, 伞尖+会+指向: a modal before a verb (SUFFIX_VERBS: the dictionary calls 指 a noun), no society
+        if _suffix_acts(lex, line, start, end):
+            continue  # 门柱+帮+了, 驼夫+指+了指: the suffix is the sentence's verb, done
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -862,6 +862,22 @@ MODAL_SUFFIXES = frozenset(("会",))
 DEGREE_ADVERBS = frozenset("太很挺更最真蛮忒好")
 """A degree adverb after a surname's character and before a character no given name carries is a
 predicate (汤+太烫, 水+太多: the soup is too hot), never a name."""
+SUFFIX_VERBS = frozenset("指铺扇锁钩盖挂封镇关印掌串")
+"""One-character suffixes (一阳指, 当铺, 山海关…) that are everyday verbs too though the dictionary tags them nouns
+(指 point, 铺 spread, 锁 lock, 挂 hang, 关 shut): before 了 or 着, the aspect of a verb, they are the clause's verb glued
+to its subject (驼夫+指了指, 立冬+指着), never a name's end (N27)."""
+
+
+def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
+    """Whether the one-character suffix at ``line[start:end]`` is the clause's verb with its aspect after it, not a
+    name's end: a verb of the dictionary before 了, 着 or 过 (门柱+帮+了), or one of :data:`SUFFIX_VERBS` before 了 or
+    着 (驼夫+指+了指, 立冬+指+着). One test for every reader of a stem and a suffix."""
+    suffix, after = line[start:end], line[end:end + 1]
+    if len(suffix) != 1:
+        return False
+    return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
+
+
 SUFFIX_AS_WORD = frozenset(("门口", "门前"))
 """A suffix and the next character making a word of their own: the doorway of whatever stands before
 (大世界+门口), not a place called ...门."""
@@ -907,7 +923,7 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
                     or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
                 continue
-            if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
+            if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end):
                 continue
             if lex.tags.get(line[start - 1:end], "")[:1] in ("d", "c", "p") and lex.common(line[start - 1:end]):
                 continue  # 天+已经, 何+曾经: the suffix ends an adverb or a conjunction, no name
@@ -1009,6 +1025,12 @@ STEM_BAD_TAGS = ACT_LEADS | CHAIN_STOP_TAGS | frozenset(("s", "n"))
 common noun (评剧+团, 篮球+队: a kind of body). A stem is a name's (nr, ns, nz), a set phrase or no word at all."""
 
 
+SLOGAN_STEMS = frozenset(("东风", "红旗", "前进", "跃进", "向阳", "红星", "胜利", "先锋", "朝阳", "曙光", "火炬", "解放", "卫东",
+                          "红卫", "永红", "红光", "立新", "光明", "团结", "幸福", "东方红", "五一", "八一", "七一", "火线"))
+"""Slogans that name the communes, brigades, factories and troupes of the planned economy (东风+人民公社, 向阳+公社,
+跃进+大队): a verb or a common noun of the dictionary, yet before a head of :data:`CHAIN_HEADS` the stem of a name (N27)."""
+
+
 def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of an organisation said in full: a stem, the words of its trade and a head of
     :data:`CHAIN_HEADS`, the tokens read leftward from the head until one that is a verb, a particle, a pronoun,
@@ -1029,6 +1051,10 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
             prev = edges[below - 1] if below else 0
             token = line[prev:start]
             tag = lex.tags.get(token) or lex.tags.get(token[0], "")  # 刚到, 知不知道: read by their first character
+            if token in SLOGAN_STEMS:  # 向阳+公社: a slogan opens the name, whatever the dictionary calls it
+                tokens.insert(0, token)
+                start = prev
+                break
             if not CJK.fullmatch(token) or set(token) & MIDDLE_BAD or tag in CHAIN_STOP_TAGS \
                     or (len(token) == 1 and not lex.tags.get(token, "").startswith("n")):
                 if CJK.fullmatch(token) and (token not in UNIT_LEAD_BAD if len(token) == 1 else token not in lex.tags):
@@ -1039,8 +1065,8 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2):
             continue
         stem = tokens[0]
-        if lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD or stem in GENERIC_STEMS \
-                or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE):
+        if stem not in SLOGAN_STEMS and (lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD
+                                         or stem in GENERIC_STEMS or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE)):
             continue
         yield line[start:m.end()], start
 
@@ -2057,6 +2083,57 @@ def _adverb_tailed(lex: _Lexicon, word: str, named: bool = False) -> bool:
     return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
 
 
+PREDICATE_TAIL_TAGS = frozenset("af")
+"""Dictionary tags of a word that, after a common noun, is the noun's predicate or its localizer: an adjective
+(风+大, 炮仗+响亮) or a localizer (井+边, 船+上)."""
+PREDICATE_GIVEN = 0.6
+"""At or above this :meth:`_Lexicon.given` score a character may stand in a given name (国强, 志刚: names)."""
+
+
+def _predicate_tailed(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` (read as someone) is a common noun glued to the adjective or the localizer after it — the clause
+    风+大, 天+黑, 船+上, not a name: the tail is a dictionary word of :data:`PREDICATE_TAIL_TAGS`, the head a
+    dictionary word that opens on no surname, and no character of it reads as a given name's
+    (:data:`PREDICATE_GIVEN`: 国强, 天明 stay). Not read of a word a naming frame read: 叫扎+西 is a name."""
+    for cut in (len(word) - 2, len(word) - 1):
+        head, tail = word[:cut], word[cut:]
+        if head and lex.tags.get(tail, "")[:1] in PREDICATE_TAIL_TAGS and lex.common(tail) and lex.common(head) \
+                and head[0] not in ALL_SURNAMES and max(lex.given(ch) for ch in word) < PREDICATE_GIVEN:
+            return True
+    return False
+
+
+TRADE_ENDS = PERSON_NOUN_ENDS | frozenset("丁")
+"""The last character of a word for someone by trade (:data:`PERSON_NOUN_ENDS` and 丁 of 园丁, 家丁, 兵丁)."""
+TRADE_LEADS_OK = frozenset("老小阿大")
+"""Leads that make an address form of a surname before a trade word's end (小丁, 老史): not a trade word."""
+
+
+def _trade_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` is a common word and one of :data:`TRADE_ENDS` — a kind of people by trade, not someone's name:
+    旗+丁, 灶+户, 驼+夫(们). A surname or one of :data:`TRADE_LEADS_OK` before it opens a name."""
+    word = word[:-1] if word.endswith("们") else word  # 驼夫们: the trade word's plural
+    head = word[:-1]
+    return len(word) >= 2 and word[-1] in TRADE_ENDS and head[0] not in ALL_SURNAMES and head[0] not in TRADE_LEADS_OK \
+        and lex.common(head)
+
+
+COUNTY_TAGS = ("ns", "nrt")
+"""Dictionary tags of a real county's or city's name (潮安, 莱阳: ns; 顺德, 嵊泗: the dictionary's nrt)."""
+
+
+def _county_led(lex: _Lexicon, name: str) -> str:
+    """``name`` without the real county or city said before a village or a town no dictionary knows — an address's
+    first part, not the village's name: 潮安+蔗林村, 富阳+桐坞村, 莱阳+石臼村 → 蔗林村, 桐坞村, 石臼村. The county is a
+    two-character place of the dictionary (:data:`COUNTY_TAGS`), the rest a two-character stem and one of
+    :data:`SETTLEMENTS`; otherwise ``name`` unchanged (N27)."""
+    county, rest = name[:2], name[2:]
+    if len(rest) == 3 and rest[-1] in SETTLEMENTS and lex.tags.get(county, "").startswith(COUNTY_TAGS) \
+            and not lex.freq.get(rest) and not lex.common(rest[:2]):
+        return rest
+    return name
+
+
 GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
 """Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): none is a verb glued before one."""
 
@@ -2623,6 +2700,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
+    for name in [n for n in candidates if _county_led(lex, n) != n]:  # 潮安+蔗林村: the village, its county before it
+        c = candidates.pop(name)
+        c.name = _county_led(lex, name)
+        c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
+        candidates.setdefault(c.name, c)
     counts = Counter({name: text.count(name) for name in candidates})
     likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     heads: dict[int, Counter[str]] = {}  # per length, what the text says after a simile: one pass per length, not per name
@@ -2664,6 +2746,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (not c.named and (_household(name) or (not c.context and _coloured_thing(name))
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
+        kept = kept and not (c.kind == "人物" and not c.named and _predicate_tailed(lex, name))  # 风+大 (N27)
+        kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司

@@ -1,0 +1,57 @@
+"""Holdings as facts, fifth round (issue 30, H6 at stop 54): a thing given away, then used by its giver.
+
+A holder who gives a thing to another within the draft (把马灯递给老郑, 把铜印塞进他手里: a verb of handing or tossing of
+:mod:`lw_storyrepo.giving`, or a putting verb before someone's hand) no longer has it: using it in a later sentence, with
+no taking back between (接过, 要回, 还给…), is a 持有 finding, whatever the cards say at the chapter's start. Silent when
+it comes back, when the use is of another one (另一盏), when the user is the one it went to, and when the giving is not
+done (没把, 想把) or the thing only put away (塞进口袋里).
+
+Written in genres and periods of our own (a Tang post station, a school lab, a mountain hut), not the labelled drafts' words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import continuity_helpers
+from lw_storyrepo.continuity import World, told_of
+
+CARDS: dict[str, dict[str, Any]] = {
+    "阿满": {"姓名": "阿满", "状态": "在世", "位置": "驿站", "持有": ["铜望远镜"]},
+    "老周": {"姓名": "老周", "状态": "在世", "位置": "驿站", "持有": ["煤油灯", "驿符"]},
+    "苏禾": {"姓名": "苏禾", "状态": "在世", "位置": "驿站", "持有": ["秒表"]},
+}
+TEXTS = {"阿满": "阿满守塔。", "老周": "老周是驿丞。", "苏禾": "苏禾教物理。"}
+KNOWN = {"阿满": "她", "老周": "他", "苏禾": "她"}
+
+
+def _held(body: str, viewpoint: str = "阿满") -> list[str]:
+    aliases = {n: n for n in CARDS}
+    items = {str(x) for card in CARDS.values() for x in card.get("持有", [])}
+    world = World(CARDS, dict(aliases), {"驿站"}, items, (), None, {}, dict(KNOWN), told=told_of(TEXTS, CARDS))
+    return [f.message for f in continuity_helpers.findings(body, world, viewpoint, "1931年9月2日", list(CARDS), items=items)
+            if f.subject is not None and f.subject.field == "持有"]
+
+
+def test_a_thing_given_away_then_used_by_its_giver_fires() -> None:
+    assert any("老周" in m and "驿符" in m and "交到别人手里" in m
+               for m in _held("老周把驿符交给了阿满，叮嘱她路上小心。\n天亮时，老周掏出驿符给守关的兵丁看了看。"))
+    assert any("苏禾" in m and "秒表" in m and "交到别人手里" in m
+               for m in _held("下课前，苏禾把秒表递给课代表，让他去器材室登记。\n第二节课开始，苏禾按下秒表，小车从斜面上滑了下来。"))
+    # a putting verb before another's hand, the giver's own clause after a comma
+    assert any("老周" in m and "煤油灯" in m and "交到别人手里" in m
+               for m in _held("老周想了想，把煤油灯塞进阿满手里。\n走到半山腰，风大了。老周提着煤油灯照了照路。"))
+
+
+def test_it_comes_back_or_another_one_or_another_user_stays_silent() -> None:
+    assert _held("老周把煤油灯递给阿满。阿满照完了，又把煤油灯还给了他。\n老周提着煤油灯照了照路。") == []
+    assert _held("老周把煤油灯递给阿满。\n半夜里，老周接过煤油灯，提着煤油灯照了照路。") == []
+    assert _held("老周把煤油灯递给阿满。\n老周提着另一盏煤油灯照了照路。") == []
+    assert _held("老周把煤油灯递给阿满。\n阿满提着煤油灯照了照路。") == []
+
+
+def test_no_giving_done_stays_silent() -> None:
+    assert _held("老周没把煤油灯交给阿满。\n老周提着煤油灯照了照路。") == []
+    assert _held("苏禾把秒表塞进口袋里。\n苏禾按下秒表，小车滑了下来。") == []
+    # in someone's words: a giving told, not done here
+    assert _held("“老周把煤油灯交给阿满了。”苏禾说。\n老周提着煤油灯照了照路。") == []
