@@ -5,7 +5,9 @@
   the board, which only asked for a new draft): the reason was lost for the next draft;
 - a promise given a deadline already behind the book (``--兑付期限 第1章`` in chapter 3) was taken silently, and
   the board's overdue count named it at once (``promise new``, ``promise draft`` and the volume's candidates);
-- ``vol tick 1`` before any candidate said «没有第 1 个候选» and expected «1–0».
+- ``vol tick 1`` before any candidate said «没有第 1 个候选» and expected «1–0»;
+- the English board listed drafts as «passed: A、B、C、G» (the kernel joined a list in the reader's way only
+  when an item was itself translated; labels and ids are now joined too).
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def test_a_draft_the_checks_sent_back_can_be_rejected_with_its_reason(tmp_path: 
     lw(root, "workspace", "track")
     for label in "AB":  # both sent back: chapter 1 opens no promise
         hand_in(root, DRAFT.format(when="1994年11月20日").replace("  - P-001\n", ""), label)
-    assert "过：无" in lw(root)
+    board = lw(root, locale="en")  # the board's list of labels in English: «A, B», not «A、B»
+    assert "(passed: none; sent back: A, B)" in board, board
     out = lw(root, "reject", "境界写错了", "--draft", "A")
     assert "打回稿" in out, out
     assert "境界写错了" in (root / L.打回记录).read_text(encoding="utf-8")
