@@ -4,7 +4,8 @@
 - a draft the checks sent back could not be rejected with a reason (``reject`` said the stage was wrong and to run
   the board, which only asked for a new draft): the reason was lost for the next draft;
 - a promise given a deadline already behind the book (``--兑付期限 第1章`` in chapter 3) was taken silently, and
-  the board's overdue count named it at once (``promise new``, ``promise draft`` and the volume's candidates);
+  the board's overdue count named it at once (``promise new``, ``promise draft``, the volume's candidates, and
+  settle — so the checks — for a drafted promise edited by hand);
 - ``vol tick 1`` before any candidate said «没有第 1 个候选» and expected «1–0»;
 - the English board listed drafts as «passed: A、B、C、G» (the kernel joined a list in the reader's way only
   when an item was itself translated; labels and ids are now joined too).
@@ -124,6 +125,12 @@ def test_a_promise_deadline_already_behind_the_book_is_refused(tmp_path: Path) -
     assert "已经过了" in out, out
     assert "P-003" in lw(root, "promise", "draft", "旧账", "--类型", "悬念", "--强度", "高", "--兑付期限", "第1卷",
                          "--兑付计划", "还")
+    drafted = next((root / L.新承诺).glob("P-003-*.md"))  # the author edits the deadline by hand: settle refuses it
+    drafted.write_text(drafted.read_text(encoding="utf-8").replace("兑付期限: 第1卷", "兑付期限: 第1章"), encoding="utf-8")
+    hand_in(root, DRAFT.format(when="1994年11月22日").replace("标题: 开榨", "标题: 旧账").replace("P-001", "P-003"))
+    lw(root)  # checks: sent back
+    report = (root / L.check_report("A")).read_text(encoding="utf-8")
+    assert "新承诺 P-003 的兑付期限「第1章」（第 1 章）已经过了：最早在第 2 章兑付" in report, report
 
 
 def test_ticking_before_any_candidate_says_to_write_them_and_a_past_deadline_is_no_candidate(tmp_path: Path) -> None:
