@@ -452,6 +452,10 @@ def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAUL
     raise FileNotFoundError(f"no {LOCALES_DIR}/ folder for {anchor}")
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""A list item of no language: a draft's label, an id, a number."""
+
+
 class Translations:
     """Messages *authored* in one language and translated by their own text, gettext's way:
     for code whose messages are written in its authors' language (a plugin writing Chinese)
@@ -463,7 +467,8 @@ class Translations:
     the templates, most fixed text first (so ``找不到草稿 {}`` wins over ``找不到{} {}``); the
     values caught are translated in turn (a value may be a catalogued word). A text with
     several lines is translated line by line; ``lists`` joins a list written with the source's
-    separator (``{"en": ("、", ", ")}``) with the target's. A text with no entry is returned
+    separator (``{"en": ("、", ", ")}``) with the target's, when an item is translated or every item
+    is a token of no language (a label ``A``, an id ``P-001``; quoted prose is left as written). A text with no entry is returned
     as it is (a name, a path): :meth:`problems` and the package's tests hold the code and the
     tables in step."""
 
@@ -515,7 +520,7 @@ class Translations:
         if source_sep and source_sep in text:
             parts = text.split(source_sep)
             translated = [self._translate(p, lang) for p in parts]
-            if translated != parts:
+            if translated != parts or all(_TOKEN.fullmatch(p) for p in parts):
                 return target_sep.join(translated)
         return text
 

@@ -158,6 +158,8 @@ def test_translation_by_source_text() -> None:
     assert tables.translate("找不到草稿 第3章", "en-US") == "no draft 第3章"  # the most specific template wins
     assert tables.translate("找不到承诺 P-001", "en") == "no promise P-001"  # a value that is a message is translated
     assert tables.translate("承诺、承诺", "en") == "promise, promise"
+    assert tables.translate("找不到草稿 A、B", "en") == "no draft A, B"  # labels and ids: no language of their own
+    assert tables.translate("找不到草稿 林晚、沈舟", "en") == "no draft 林晚、沈舟"  # names are left as written
     assert tables.translate("合同已修订：\n承诺", "en") == "amended:\npromise"
     assert tables.translate("file not found\nfile not found", "zh-CN") == "文件不存在\n文件不存在"
     assert tables.translate("未收录", "en") == "未收录" and tables.translate("file not found", "fr") == "file not found"

@@ -22,7 +22,7 @@ from lw_storyrepo.repair import check_document, fix_document
 from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
 from lw_storyrepo.separation import Context, check_render, record_render
-from lw_storyrepo.volumes import check_deadline
+from lw_storyrepo.volumes import check_deadline, check_deadline_ahead
 from lw_storyrepo.workspace import REVIEW_FILES, change, drop_reviews, load_state, require_state, write
 
 DRAFT_FIELDS = (
@@ -175,6 +175,7 @@ def draft_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: s
     if strength == "高" and not (deadline or "").strip():
         raise LwError("强度为高的承诺必须填兑付期限", expected="--兑付期限 第7卷 或 --兑付期限 第200章")
     check_deadline(deadline)
+    check_deadline_ahead(repo, deadline)
     return _draft_item(repo, L.新承诺, "P", title, {"类型": type, "强度": strength, "兑付期限": deadline or None},
                        f"## 描述\n{description}\n\n## 兑付计划\n{plan}\n\n## 履历\n")
 

@@ -23,7 +23,7 @@ from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 from lw_storyrepo.settle import sync_aliases
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.volumes import check_deadline
+from lw_storyrepo.volumes import check_deadline, check_deadline_ahead
 
 
 def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> dict[str, Any]:
@@ -68,6 +68,7 @@ def _promise_fields(type: str, strength: str, plan: str, deadline: str | None) -
 def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
                    deadline: str | None = None) -> dict[str, Any]:
     _promise_fields(type, strength, plan, deadline)
+    check_deadline_ahead(repo, deadline)
     title = one_line(title)  # the commit's subject
     pid = repo.next_id("P")
     n = repo.last_chapter()

@@ -37,7 +37,7 @@ from lw_storyrepo.health import run_if_due
 from lw_storyrepo.notices import note
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import Item, StoryRepo, as_list, new_doc
-from lw_storyrepo.volumes import draft_volume, ends_volume
+from lw_storyrepo.volumes import deadline_behind, draft_volume, ends_volume
 from lw_storyrepo.workspace import kept_workspace, require_state
 
 SUMMARY_MAX = 200
@@ -181,6 +181,10 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
             errors.append(Refusal(f"新承诺 {pid} 强度为高，必须填兑付期限", pid))
         if doc.get("类型") and str(doc.get("类型")) not in L.PROMISE_TYPES:
             errors.append(Refusal(f"新承诺 {pid} 的类型「{doc.get('类型')}」不在 {'|'.join(L.PROMISE_TYPES)}", pid))
+        behind = deadline_behind(repo, doc.get("兑付期限"))
+        if behind is not None:
+            errors.append(Refusal(f"新承诺 {pid} 的兑付期限「{doc.get('兑付期限')}」（第 {behind[0]} 章）已经过了："
+                                  f"最早在第 {behind[1]} 章兑付，改 {L.新承诺}/ 里它的兑付期限", pid))
     existing: dict[str, Item] = {}
     for pid in dict.fromkeys(advanced + paid + abandoned):
         if pid in opened:

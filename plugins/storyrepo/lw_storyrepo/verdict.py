@@ -98,11 +98,16 @@ def accept(repo: StoryRepo, label: str | None = None) -> str:
 def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:
     """打回 the chosen draft (or ``label``): back to rendering, the reason kept for the next draft.
 
+    A draft the checks sent back (every draft failed: the stage is back at rendering, ``packed``) may be
+    rejected too, so that the author's reason is kept for the next one; the stage stays at rendering.
     Returns where the rejected draft was put.
     """
     if not reason.strip():
         raise LwError("打回要写理由", expected="lw story reject \"开头太慢\"")
-    state = require_state(repo, "drafted", "checked", "reviewed", "accepted")
+    current = load_state(repo)
+    sent_back = current is not None and current.get("阶段") == "packed" and bool(draft_labels(repo))
+    state = current if current is not None and sent_back else require_state(
+        repo, "drafted", "checked", "reviewed", "accepted")
     labels = draft_labels(repo)
     label = check_label(label) if label else (state.get("选稿") or (labels[0] if len(labels) == 1 else None))
     if label is None or label not in labels:
@@ -112,7 +117,7 @@ def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:
     if state.get("选稿") == label:
         drops += drop_reviews(state)
     state["过检"] = [x for x in state.get("过检") or [] if x != label]
-    state["阶段"] = "drafted" if [x for x in draft_labels(repo) if x != label] else "packed"
+    state["阶段"] = "drafted" if not sent_back and [x for x in draft_labels(repo) if x != label] else "packed"
     n = state["章号"]
     change(repo, state, drops, writes, f"draft({n}): 第{n}章打回草稿{label}前的存档",
            f"reject({n}): 打回草稿{label}\n\n理由: {reason.strip()}\n")

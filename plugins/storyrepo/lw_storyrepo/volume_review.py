@@ -25,7 +25,7 @@ from lw_storyrepo.dialect import parse_doc
 from lw_storyrepo.markdown import section, set_section
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
-from lw_storyrepo.volumes import Volumes, check_deadline, volume_closed
+from lw_storyrepo.volumes import Volumes, check_deadline, check_deadline_ahead, volume_closed
 from lw_storyrepo.workspace import kept_workspace, remove, write
 
 CANDIDATES = "伏笔机会（勾选 = 生成承诺文件）"
@@ -149,6 +149,7 @@ def propose_candidates(repo: StoryRepo, items: list[dict[str, Any]]) -> list[str
         if item.get("strength") == "高" and not item.get("deadline"):
             raise LwError(f"候选「{item.get('title')}」强度为高，必须有兑付期限")
         check_deadline(str(item.get("deadline") or "") or None)
+        check_deadline_ahead(repo, str(item.get("deadline") or "") or None)
         if item.get("type") not in L.PROMISE_TYPES or item.get("strength") not in L.STRENGTHS:
             raise LwError(f"候选「{item.get('title')}」的类型或强度不对",
                           expected=f"类型 {'|'.join(L.PROMISE_TYPES)}，强度 高|中|低")
@@ -162,6 +163,9 @@ def tick(repo: StoryRepo, numbers: list[int]) -> list[str]:
     """The author ticks candidates by their 1-based number; returns the ticked titles."""
     text = _review_text(repo)
     found = candidates(repo)
+    if not found:
+        raise LwError("卷复盘还没有伏笔候选，没有可勾选的", file=L.卷复盘,
+                      expected="先写 3–5 个候选：lw story vol candidates --candidate …（模型用 story_propose_foreshadowing）")
     for n in numbers:
         if not 1 <= n <= len(found):
             raise LwError(f"没有第 {n} 个候选", expected=f"1–{len(found)}")

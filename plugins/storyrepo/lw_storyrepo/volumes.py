@@ -84,6 +84,26 @@ def check_deadline(value: str | None) -> None:
     if value is not None and value.strip() and not DEADLINE.fullmatch(value.strip()):
         raise LwError(f"兑付期限「{value}」看不懂", expected="第7卷、第200章 或 200（从 1 起）")
 
+def deadline_behind(repo: StoryRepo, value: Any) -> tuple[int, int] | None:
+    """``(due, opens)`` when the 兑付期限 ``value`` is a chapter (or a closed volume's last chapter) before
+    ``opens``, the next chapter a new promise can be paid in (the last settled one + 1); else None."""
+    if value is None or not str(value).strip():
+        return None
+    opens = repo.last_chapter() + 1
+    due = Volumes.of(repo).deadline(str(value).strip())
+    return (due, opens) if due is not None and due < opens else None
+
+
+def check_deadline_ahead(repo: StoryRepo, value: str | None) -> None:
+    """Refuse a 兑付期限 already behind the book (:func:`deadline_behind`): the overdue count would
+    report it at once, and nothing said so when it was given."""
+    behind = deadline_behind(repo, value)
+    if behind is not None and value is not None:
+        due, opens = behind
+        raise LwError(f"兑付期限「{value.strip()}」（第 {due} 章）已经过了：新承诺最早在第 {opens} 章兑付",
+                      expected=f"第 {opens} 章或更晚的一章、一卷")
+
+
 class Volumes:
     """Settled chapters' volumes, read lazily from the last chapter backwards."""
 
