@@ -1200,9 +1200,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
                 back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
                 gone = {k: v for k, v in gone.items() if k[1] not in back}
-            if gone:  # set down again by whoever: out of the receiver's hands, within reach (R54)
-                down = {_canonical(m.group(1) or m.group(2), world.items, by_length) for m in set_down.finditer(sentence)}
-                gone = {k: v for k, v in gone.items() if k[1] not in down}
+            giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
             for m in gave.finditer(sentence):
                 between = m.group(2)
                 whose = m.group(5)  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
@@ -1217,6 +1215,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
                 if giver is not None:
                     gone[(giver, thing)] = (i, col)
+                    giving_ends.append(m.end())
+            if gone:  # set down again by whoever, after any giving of the sentence: out of the receiver's hands (R54)
+                down = {_canonical(m.group(1) or m.group(2), world.items, by_length) for m in set_down.finditer(sentence)
+                        if all(m.start() >= end for end in giving_ends)}
+                gone = {k: v for k, v in gone.items() if k[1] not in down}
             for m in handed.finditer(sentence):  # its holder hands it over or brings it out: it is in the scene's hands
                 giver, thing = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
                 thing = _canonical(thing, world.items, by_length)

@@ -72,3 +72,7 @@ def test_taken_over_again_or_set_down_near_its_giver_stays_silent() -> None:
     assert _held("老周把煤油灯递给阿满。阿满照完了路，老周伸手拿过煤油灯。\n老周提着煤油灯照了照路。") == []
     assert _held("老周把煤油灯递给阿满。阿满照完了，把煤油灯搁在老周脚边。\n老周提着煤油灯照了照路。") == []
     assert _held("老周把煤油灯递给阿满。阿满照完了，放下煤油灯走了。\n老周提着煤油灯照了照路。") == []
+    # in the giving's own sentence too; a putting into another's hand is no setting down
+    assert _held("老周把煤油灯递给阿满，阿满照完了，把煤油灯放在桌上。\n老周提着煤油灯照了照路。") == []
+    assert any("老周" in m and "煤油灯" in m and "交到别人手里" in m
+               for m in _held("老周把煤油灯放到阿满手上。\n老周提着煤油灯照了照路。"))
