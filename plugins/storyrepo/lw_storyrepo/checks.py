@@ -1088,7 +1088,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
-            told = _handover_told(ctx, thing, body) if thing is not None else None
+            told = _handover_told(ctx, thing, body, text[:handover.start()], text[handover.end():]) \
+                if thing is not None else None
             if thing is not None and not any(m.group("value") == thing for m in changes) \
                     and not _holds_already(ctx, text[handover.end():], thing) and told is not False:
                 # spec §8: settle moves 持有 by the draft's 设定变更 alone — a handover the prose tells and keeps must be
@@ -1206,11 +1207,14 @@ _CLAUSE_SPLIT = re.compile(r"[，,。！？!?；;：:“”\n]")
 """Where :func:`_told_as_known` reads a clause before a word from."""
 
 
-def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
+def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", receiver: str = "") -> bool | None:
     """How the prose tells a held thing a contract line hands over: ``None`` when no sentence naming it (by its name,
     another name or a shorter one: :func:`_tails`) or the one after gives it (:data:`giving.GIVING_VERBS`: 递给, 递过来,
     接过); ``False`` when it is given and a later sentence naming it has it taken back (:data:`_TAKEN_BACK`:
-    把罗盘收回套子里) — a handover for a moment, nobody's 持有 changed; ``True`` when it is given and kept."""
+    把罗盘收回套子里) — a handover for a moment, nobody's 持有 changed; ``True`` when it is given and kept.
+    A taking back planned, not done (再把钥匙还给他, 明天还: :data:`_PLANNED` in its clause) or done by the one it went to
+    (the first name of ``receiver``, the contract line after its verb) for themselves (马春生把钥匙揣回了怀里) is none:
+    only one by or to the giver (``giver``, the line before 把) counts (R54)."""
     forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
     sentences = [m.group() for m in SENTENCE.finditer(body)]
     named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
@@ -1220,9 +1224,39 @@ def _handover_told(ctx: CheckContext, thing: str, body: str) -> bool | None:
         return None
     first, verb = given  # taken back after it: later in that sentence (递过去又收回) or in a later one naming the thing,
     # and not denied (再不要还给她, 没收回: :data:`_NEGATION` in the two characters before the verb)
+    takers = _forms_of(ctx, receiver)
+    givers = _forms_of(ctx, giver)
     return not any(not _NEGATION.search(sentences[k], max(0, m.start() - 2), m.start())
+                   and _back_done(sentences[k], m, givers, takers)
                    for k in named if k >= first
                    for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
+
+
+def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
+    """Every form (:meth:`CheckContext.variants`) of the first name a piece of a contract line names, longest first."""
+    who = next((t for t in ctx.contract_terms_in(text) if ctx.is_person(t)), None)
+    return tuple(sorted(ctx.variants(who), key=len, reverse=True)) if who is not None else ()
+
+
+def _back_done(sentence: str, back: re.Match[str], givers: tuple[str, ...], takers: tuple[str, ...]) -> bool:
+    """Whether a taking back (:data:`_TAKEN_BACK`) is one done, by or to the giver: not planned in its clause
+    (:data:`_PLANNED`: 再把钥匙还给他, 明天还; 还给了 is done), and not the receiver (``takers``: their forms), named before
+    the giver in its clause, keeping it (揣回了怀里) rather than giving it back (:data:`_GIVEN_BACK`: 还给, 递还)."""
+    clause = sentence[max(sentence.rfind(c, 0, back.start()) for c in _CLAUSE_ENDS) + 1:back.start()]
+    if _PLANNED.search(clause) and not sentence.startswith("了", back.end()):
+        return False
+    first = {f: clause.find(f) for f in (*takers, *givers) if f in clause}
+    if not first or _GIVEN_BACK.search(back.group()):
+        return True
+    return min(first, key=lambda f: first[f]) not in takers
+
+
+_CLAUSE_ENDS = "，,；;：:“"
+_PLANNED = re.compile(r"再|要|(?<!一)会(?!儿)|打算|准备|想|记得|明天|明儿|明早|明年|回头|改天|改日|过几天|过两天|以后|往后|日后|"
+                      r"到时|将来|将要|即将|迟早|早晚|下回|下次")
+"""Words in a taking back's clause that make it planned, not done (再把钥匙还给表叔, 要还, 明天还: R54)."""
+_GIVEN_BACK = re.compile(r"还|[递交送退]了?回")
+"""A taking back that gives the thing back (还给, 递还, 交回), whoever does it — not one keeping it (揣回, 收回)."""
 
 
 def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:

@@ -257,13 +257,21 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 """What may stand between a thing said first and the clause that puts it on someone (那枚扳指，这会儿却套在…)."""
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
-GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
+GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起", "拿过", "抓过", "抢过")
 BACK_AGAIN = re.compile(alternation(TAKE_BACK_VERBS))
 """A thing going back (:data:`giving.TAKE_BACK_VERBS`: 接回, 要回, 还给): said in a sentence naming a thing given away, it
 is its giver's again (H6) — the contract's handover for a moment reads the same verbs."""
 NOT_GIVEN = re.compile(r"没|不|别|未|想|要|该|肯|打算|准备|让|叫|喊|请|替|帮|给|和|跟|同|与|若|如果|万一|[他她你我]")
 """Words between a giver and 把, in the clause of 把, that make the giving not done, not theirs or not their own act
 (没把, 想把, 叫他把, 跟老郑把): no giving read (H6)."""
+SET_DOWN_AGAIN = "放|搁|摆|撂|靠|立|搬|挪"
+"""What anyone does, after 把 and a thing given away, that sets it down somewhere (把喷烟壶搁在他脚边, 把马灯放回桌上):
+out of the receiver's hands, within reach — its giver using it later is no contradiction (H6, R54). A putting into
+another's hand (放到老郑手上) is read again as a giving right after."""
+HE_ONE_OR_YOU = re.compile(r"[他她你]")
+"""Another's hand said by a pronoun (塞进他手里, 放到你手上)."""
+NOT_ANOTHERS = re.compile(r"^[^。！？“”，,\n]*?自己")
+"""A hand said as one's own (塞进自己怀里) between a putting verb and the hand: no other's hand, no giving (H6, R54)."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
@@ -1169,7 +1177,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
         gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)把([^。！？“”\n]{{0,8}}?)({item_re})(?!的)"
                           rf"[^。！？“”\n]{{0,6}}?(?:{alternation(AWAY_VERBS)}|(?:{alternation(INTO_VERBS)})"
-                          rf"[^。！？“”，,\n]{{0,6}}?(?:{alternation(INTO_HANDS)}))")
+                          rf"([^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
+        # 把喷烟壶搁在杜老四脚边, 放下马灯: a thing given away set down again, by whoever — within its giver's reach (R54)
+        set_down = re.compile(rf"把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”，,\n]{{0,4}}?(?:{SET_DOWN_AGAIN})了?[在到下回进]"
+                              rf"|(?:{SET_DOWN_AGAIN})[下回][^。！？“”，,\n]{{0,6}}?({item_re})")
         gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
@@ -1189,8 +1200,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
                 back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
                 gone = {k: v for k, v in gone.items() if k[1] not in back}
+            giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
             for m in gave.finditer(sentence):
                 between = m.group(2)
+                whose = m.group(5)  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
+                if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
+                    continue
                 if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
                         or _quoted_at(lines[i], col - 1 + m.start()):
                     continue
@@ -1200,6 +1215,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
                 if giver is not None:
                     gone[(giver, thing)] = (i, col)
+                    giving_ends.append(m.end())
+            if gone:  # set down again by whoever, after any giving of the sentence: out of the receiver's hands (R54)
+                down = {_canonical(m.group(1) or m.group(2), world.items, by_length) for m in set_down.finditer(sentence)
+                        if all(m.start() >= end for end in giving_ends)}
+                gone = {k: v for k, v in gone.items() if k[1] not in down}
             for m in handed.finditer(sentence):  # its holder hands it over or brings it out: it is in the scene's hands
                 giver, thing = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
                 thing = _canonical(thing, world.items, by_length)

@@ -62,6 +62,7 @@ INTO_VERBS = ("塞进", "塞到", "塞在", "递到", "交到", "放到", "放�
 """What a holder does, after 把 and the thing, that leaves it in another's hands only when a hand follows (塞进他手里,
 放到老郑手上); 塞到口袋里 keeps it."""
 INTO_HANDS = ("手里", "手上", "手中", "手心", "掌心", "怀里")
-"""The hands and arms that make an :data:`INTO_VERBS` a giving."""
+"""The hands and arms that make an :data:`INTO_VERBS` a giving — only another's, named before them (塞进他手里,
+老郑手上); 塞进怀里, 按在掌心里 alone are the holder's own (R54)."""
 TAKE_BACK_VERBS = verbs_of(TAKE_BACK)
 

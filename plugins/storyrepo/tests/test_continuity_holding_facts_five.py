@@ -55,3 +55,24 @@ def test_no_giving_done_stays_silent() -> None:
     assert _held("苏禾把秒表塞进口袋里。\n苏禾按下秒表，小车滑了下来。") == []
     # in someone's words: a giving told, not done here
     assert _held("“老周把煤油灯交给阿满了。”苏禾说。\n老周提着煤油灯照了照路。") == []
+
+
+def test_a_thing_put_into_its_holders_own_arms_or_palm_stays_silent() -> None:
+    # R54: 怀里/掌心 with no other's hand named is the holder's own — an INTO_HANDS giving needs 他手里, 阿满怀里
+    assert _held("老周把驿符塞进怀里，出了门。\n天亮时，老周掏出驿符给守关的兵丁看了看。") == []
+    assert _held("苏禾把秒表按在掌心里掂了掂。\n苏禾按下秒表，小车滑了下来。") == []
+    assert _held("老周把驿符塞进自己怀里。\n老周掏出驿符给兵丁看了看。") == []
+    # another's arms named: a giving still
+    assert any("老周" in m and "驿符" in m and "交到别人手里" in m
+               for m in _held("老周把驿符塞进阿满怀里。\n天亮时，老周掏出驿符给守关的兵丁看了看。"))
+
+
+def test_taken_over_again_or_set_down_near_its_giver_stays_silent() -> None:
+    # R54: 拿过 by the giver is a taking back; a thing set down by the receiver is within the giver's reach
+    assert _held("老周把煤油灯递给阿满。阿满照完了路，老周伸手拿过煤油灯。\n老周提着煤油灯照了照路。") == []
+    assert _held("老周把煤油灯递给阿满。阿满照完了，把煤油灯搁在老周脚边。\n老周提着煤油灯照了照路。") == []
+    assert _held("老周把煤油灯递给阿满。阿满照完了，放下煤油灯走了。\n老周提着煤油灯照了照路。") == []
+    # in the giving's own sentence too; a putting into another's hand is no setting down
+    assert _held("老周把煤油灯递给阿满，阿满照完了，把煤油灯放在桌上。\n老周提着煤油灯照了照路。") == []
+    assert any("老周" in m and "煤油灯" in m and "交到别人手里" in m
+               for m in _held("老周把煤油灯放到阿满手上。\n老周提着煤油灯照了照路。"))

@@ -53,6 +53,9 @@ def _contract(line: str, body: str, changes: list[str] | None = None) -> list[tu
                           "小顾排完，把铅字盘还给了周先生。"),
     # a space station: the card goes over in the airlock and back in the same breath
     ("韩舰长把门禁卡递给林工开舱", "韩舰长摘下门禁卡递过去，林工刷开舱门，随手又把门禁卡递还给他。"),
+    # the receiver giving it back, and a return done after a wait (等…还给了)
+    ("李老师把铜哨交给二妮", "李老师把铜哨交给二妮。二妮吹了两声，把铜哨递还给李老师。"),
+    ("周先生把铅字盘交给小顾排版", "周先生把铅字盘交给小顾。等排完了，小顾把铅字盘还给了周先生。"),
     # the tea house again: shown across the counter, then put back where it came from (checks.TAKEN_BACK)
     ("柳三娘把青瓷茶盏递给阿丑看", "柳三娘把青瓷茶盏递过去，阿丑只看了一眼。她把茶盏揣回了怀里。"),
 ])
@@ -79,6 +82,13 @@ def test_a_handover_the_prose_never_tells_is_the_event_missing(line: str, body: 
     ("李老师把铜哨交给二妮", "李老师把铜哨交给二妮：“往后早操归你吹。”二妮攥着铜哨跑了。"),
     # given back only by the other way round first: 还给 before any giving is a giving, not a taking back
     ("柳三娘把青瓷茶盏递给阿丑看", "柳三娘把青瓷茶盏递给阿丑，说往后这只盏就放他那儿，再不要还给她了。"),
+    # R54: a return planned, not done, is no taking back
+    ("周先生把铅字盘交给小顾排版", "周先生把铅字盘交给小顾。小顾说等这批书排完，再把铅字盘还给先生。"),
+    ("周先生把铅字盘交给小顾排版", "周先生把铅字盘交给小顾。小顾接过铅字盘，说明天还。"),
+    ("李老师把铜哨交给二妮", "李老师把铜哨交给二妮。二妮攥着铜哨，说过两天要还给李老师。"),
+    # R54: the receiver putting it in their own pocket keeps it — a taking back is done by or to the giver
+    ("李老师把铜哨交给二妮", "李老师把铜哨交给二妮。二妮把铜哨揣回了怀里，跑了。"),
+    ("周先生把铅字盘交给小顾排版", "周先生把铅字盘交给小顾。小顾把铅字盘收回柜里，落了锁。"),
 ])
 def test_a_handover_told_and_kept_still_asks_for_its_change(line: str, body: str) -> None:
     found = _contract(line, body)
