@@ -3556,14 +3556,25 @@ WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔
 NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
 """Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
 照着当年那本抄): the entry's date is no slip then."""
+ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水")
+"""Words beside an entry that name what it is written in, a log's, a ledger's or a diary's kind (把这一行写进小本子;
+誊到记录簿上; 摊开流水簿): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
+ENTRY_WEATHER = re.compile(r"\s*[，,]?\s*(?:晴|阴|雨|雪|多云|小雨|大雨|中雨|阵雨|雷雨|大风|小雪|大雪|雾|霜)")
+"""The weather right after an entry's date (…九月十九日，晴，西北风四级): a log's or a diary's own head."""
+NOT_AN_ENTRY = re.compile(r"信[纸封笺]|[写家回来书]信|封信|的信|说明|报告|证明|检讨|检查|交代|申请|材料|证词|供词|口供|"
+                          r"呈文|状子|诉状|条子|字条|便条|遗书|通知|布告|启事|请柬|请帖")
+"""Words beside an entry that name another kind of writing (写情况说明；给家里写信；写检查): its date is the day it
+tells of, not the day it is written (R54 on T3)."""
 
 
 def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
     (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
-    telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`): a log, a ledger
-    or a diary written tonight heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an
-    entry of another year or of a later day (an invitation names the day to come)."""
+    telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`) nor another
+    kind of writing (:data:`NOT_AN_ENTRY`), the entry a log's, a ledger's or a diary's by its weather after the date
+    (:data:`ENTRY_WEATHER`) or its book named beside (:data:`ENTRY_KIND`): a log, a ledger or a diary written tonight
+    heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an entry of another year or of a
+    later day (an invitation names the day to come), on a statement or a letter opening on the day it tells of."""
     today = _dated_today(now)
     if today is None or today[1] is None:
         return []
@@ -3578,7 +3589,9 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
                 (read[1][1], read[1][2]) >= (month, day):
             continue
         beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
-        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside):
+        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside) \
+                or any(NOT_AN_ENTRY.search(t) for t in beside) \
+                or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
         out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
                            f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
@@ -3665,29 +3678,60 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
 a report of what they did lately (T3, stop 54)."""
 LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
+DEATH_TOLD = re.compile(r"走的|走了|没的|没了|去的|死|殁|故去|过世|去世|病故|归西|咽[了的]?气|断[了的]?气|闭[了的]?眼|"
+                        r"翻[了的]?船|船翻|落[了的]?水|淹|出[了的]?事|遇[害难险]|被害|丧[命生]|送[了的]?命|没[了的]?命|"
+                        r"丢[了的]?(?:性)?命|撒手")
+"""Words of a quote that make it the telling of a death (你爹昨儿在县里医院走的; 昨儿个在河心翻了船; 前天还来买豆腐，
+夜里就咽了气; 前天在渡口出的事): a death reported is no act of the dead, and a card that dates no death may be telling
+this one (R54 on T3)."""
+LATELY_DAYS = 30
+"""The most days between a death (its card's date, :func:`dates_of_death`) and the in-book day that still count as
+"lately": the dead of the last month may have done yesterday's things (counted in days, across a month's or a year's
+end: 腊月二十九 to 正月初一 is two days)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _lately_pattern(forms: str) -> re.Pattern[str]:
+    """Someone of ``forms`` said right before a time of the last days and an act (:data:`LATELY`, :data:`LATELY_ACTS`),
+    compiled once per book's names."""
+    return re.compile(rf"(?<![他她])(?:你|您)?({forms})(?:{LATELY}){{1,2}}(?:{LATELY_ACTS})")
 
 
 def _died_lately(world: World, who: str, now: str) -> bool:
-    """Whether the card's date of death (:func:`dates_of_death`) is in the in-book time's own month and year, or the
-    in-book time names no month: someone dead since yesterday was alive then (T3, stop 54)."""
+    """Whether ``who`` may have been alive in the last days (a card that dates no death is read as dead before them, a
+    quote telling the death being silent by :data:`DEATH_TOLD`): the in-book time names no month, or the days from the card's death (its last day of the month when no day is said) to
+    the in-book day (its first when none is said) are at most :data:`LATELY_DAYS`, counted across a month's and a year's
+    end (a lunar book counts thirty-day months; a year unsaid on either side is the nearest one) (T3, stop 54)."""
     read = book_time(now)
     if who not in world.died:
         return False
-    if read is None or read[1][1] is None:
+    if read is None:
         return True
-    _era, year, month = world.died[who]
-    return month == read[1][1] and (read[1][0] is None or year == read[1][0])
+    era, (year, month, day) = read
+    if month is None:
+        return True
+    d_era, d_year, d_month = world.died[who]
+    lunar = _lunar(now)
+    length = 360 if lunar else 365
+    d_day = world.died_day.get(who) or (30 if lunar else _MONTH_DAYS[d_month - 1])
+    passed = _day_of_year(month, day or 1, lunar) - _day_of_year(d_month, d_day, lunar)
+    if year is not None and d_era == era:
+        passed += (year - d_year) * length
+    elif passed < 0:
+        passed += length  # 正月 after a 腊月 of no year said: the year before's
+    return passed <= LATELY_DAYS
 
 
 def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
             seen: set[tuple[str, int]], now: str = "") -> list[Finding]:
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
     held naming themselves in a quote (“我是马国庆。”); the dead said in a quote to have done a thing in the last few
-    days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent for one dead this month, :func:`_died_lately`); a trace
+    days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent on a death told, :data:`DEATH_TOLD`, and for one
+    who may have died lately, :func:`_died_lately`); a trace
     the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
     me = re.compile(rf"我(?:就)?是({forms})")
-    lately = re.compile(rf"(?<![他她])(?:你|您)?({forms})(?:{LATELY}){{1,2}}(?:{LATELY_ACTS})")
+    lately = _lately_pattern(forms)
     trace = re.compile(rf"({forms}){TRACE}")
     lead = re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})")  # 抬头一看，是爹，扛着锄头…: the one seen leads
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
@@ -3709,7 +3753,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
             for m in lately.finditer(q.group()):
                 who = name.get(m.group(1), m.group(1))
-                if held[who].startswith(DEAD) and not _died_lately(world, who, now):
+                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _died_lately(world, who, now):
                     found.append((who, "却被人说成这几天还在做事（死者只能在回忆、转述往事里出现）", q.start() + m.start() + 1,
                                   line[q.start() + m.start():].strip()[:60]))
         carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next

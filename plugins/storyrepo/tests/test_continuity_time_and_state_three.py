@@ -109,3 +109,66 @@ def test_hands_that_cannot_hold_a_thing_and_the_pronoun_before_the_card() -> Non
     assert state_said("阿福两只手抓住缆绳，咬着牙往岸上拽。")
     # someone else feeds him: the 他 leading the sentence is not the card named after the act
     assert not state_said("阿福坐在船头晒太阳。\n\n他把信揣进怀里，端起那半碗粥，一勺一勺地喂阿福喝完了。")
+
+
+def test_a_statement_or_a_letter_opening_on_its_day_is_no_entry() -> None:
+    # R54 on T3: a statement and a letter home open on the day they tell of; no log's, ledger's or diary's kind
+    assert not timed("沈砚秋提笔写情况说明：\n\n“民国二十二年十二月十日，本号后门丢了两箱西药。”\n\n顾伯年在旁边看着。",
+                     "民国二十二年十二月十四日")
+    assert not timed("晚上，沈砚秋趴在柜台上给家里写：\n\n“民国二十二年十二月十日，我们到了上海，一路都好。”\n\n写完她封了口。",
+                     "民国二十二年十二月十四日")
+    # a letter written on a page torn from a notebook: the notebook is not what it is
+    assert not timed("沈砚秋从本子上撕下一页，给家里写信：\n\n“民国二十二年十二月十日，我们到了上海。”\n\n顾伯年替她去寄。",
+                     "民国二十二年十二月十四日")
+    # the same words in a diary written tonight: an entry
+    assert timed("沈砚秋在日记本上写：\n\n“民国二十二年十二月十日，本号后门丢了两箱西药。”\n\n顾伯年在旁边看着。",
+                 "民国二十二年十二月十四日")
+
+
+def test_an_entry_without_a_dated_in_book_time_is_silent() -> None:
+    body = "打烊以后，沈砚秋在柜台上摊开流水簿，蘸了墨写：\n\n“民国二十二年十二月十日，阴。售阿司匹林三瓶。”\n\n顾伯年在后头数钱。"
+    assert not timed(body, "民国二十二年冬")
+    assert not timed(body, "民国二十二年十二月")
+
+
+def test_a_death_told_is_no_act_of_the_dead() -> None:
+    # R54 on T3: 走的, 翻了船, 咽的气, 出的事 — a death reported
+    assert not state_said("何二嫂一边择菜一边说：“你爹昨儿在县里医院走的。”")
+    assert not state_said("何二嫂抹着眼泪：“老舵昨儿个在河心翻了船，人没捞上来。”")
+    assert not state_said("“周老舵前天在渡口出的事。”何二嫂说。")
+
+
+def test_a_dead_card_without_a_date_of_death() -> None:
+    # R54 on T3: a card saying only 已死: silent where the quote may be the death's telling, read as dead before else
+    texts = {"阿福": STATE_TEXTS["阿福"]}
+    died, days = dates_of_death(STATE_CARDS, texts)
+    assert "周老舵" not in died
+    world = World(STATE_CARDS, dict(STATE_ALIASES), {"柳林渡"}, set(), ("普通人",), None,
+                  places_inside(STATE_LORE, {"柳林渡"}), {"周水生": "他", "周老舵": "他", "阿福": "他", "何二嫂": "她"},
+                  died=died, died_day=days, bars=forbidden_of(STATE_CARDS, texts, STATE_LORE, STATE_ALIASES, {"柳林渡"}))
+
+    def lately(body: str) -> list[str]:
+        return [f.message for f in continuity_helpers.findings(body, world, "周水生", "咸丰六年二月初六",
+                                                               ["周水生", "阿福", "何二嫂"]) if "这几天" in f.message]
+    assert not lately("何二嫂一边择菜一边说：“你爹昨儿在县里医院走的。”")
+    assert not lately("何二嫂一边择菜一边说：“你爹昨儿个还来我这儿买了两斤豆腐，谁知夜里就咽了气。”")
+    assert lately("何二嫂一边择菜一边说：“你爹昨儿个还来我这儿买了两斤豆腐。”")
+
+
+def test_a_death_lately_is_counted_in_days_across_a_month_s_end() -> None:
+    # R54 on T3: dead on 腊月二十九, two days before 正月初一 of the next year; silent like 腊月三十
+    texts = {**STATE_TEXTS, "周老舵": "咸丰五年腊月二十九夜里，渡船在河心翻了，他淹死了。"}
+    died, days = dates_of_death(STATE_CARDS, texts)
+    world = World(STATE_CARDS, dict(STATE_ALIASES), {"柳林渡"}, set(), ("普通人",), None,
+                  places_inside(STATE_LORE, {"柳林渡"}), {"周水生": "他", "周老舵": "他", "阿福": "他", "何二嫂": "她"},
+                  died=died, died_day=days, bars=forbidden_of(STATE_CARDS, texts, STATE_LORE, STATE_ALIASES, {"柳林渡"}))
+    body = "何二嫂一边择菜一边说：“你爹前天还来我这儿买了两斤豆腐。”"
+
+    def lately(now: str) -> list[str]:
+        return [f.message for f in continuity_helpers.findings(body, world, "周水生", now, ["周水生", "阿福", "何二嫂"])
+                if "这几天" in f.message]
+    assert not lately("咸丰五年腊月三十")
+    assert not lately("咸丰六年正月初一")
+    assert lately("咸丰六年三月初一")  # two months on: he was dead then
+    # an in-book time with no month: which days are the last is not said
+    assert not lately("咸丰六年")
