@@ -213,12 +213,14 @@ class CheckContext:
                       dated_by=dated_subjects(lore, texts),
                       told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
                       bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
-        public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
-                             *(str(row["事件"]) for row in repo.timeline())])
+        told = "\n".join([lore, *texts.values(), *(str(row["事件"]) for row in repo.timeline())])
+        # a promise's title and plan are the author's notes of what the book will reveal (揭开安全销的事): they make
+        # no secret's keyword common knowledge, only the world, the cards and what happened do (U11, stop 54)
+        public = "\n".join([told, *(f"{p.title}\n{p.body}" for p in repo.promises())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
                    kin_of_pov=relatives(texts, aliases),
-                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
+                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in told),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
                    called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts),

@@ -829,3 +829,15 @@ def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
     assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == []
     assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "秦二"}, ctx) == missing
     assert errors(["周秀英出场"], "小姑娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == missing
+
+
+def test_a_promises_plan_makes_no_secrets_keyword_common_knowledge(book) -> None:
+    """A promise's title and plan are the author's notes of what the book will reveal (the sample's promise 灭门真凶): a
+    secret's keyword said there is no word the world already knows, so someone outside the secret saying it is still a
+    leak (U11, stop 54: 安全销 in a promise's plan silenced three planted leaks); the world's own text (世界观) still
+    makes it public."""
+    assert any("灭门" in p.title for p in book.promises())
+    assert "灭门" not in CheckContext.load(book).public_words
+    world = book.p(L.世界观)
+    world.write_text(world.read_text(encoding="utf-8") + "\n北境人人都知道二十年前的灭门。\n", encoding="utf-8")
+    assert "灭门" in CheckContext.load(book).public_words
