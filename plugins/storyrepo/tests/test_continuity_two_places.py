@@ -253,3 +253,27 @@ def test_r54_no_date_in_the_draft_keeps_nobody_away() -> None:
     """The untested guard: an in-book time with no day names no day still ahead."""
     body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
     assert _dated(body, "光绪二年") == []
+
+
+@pytest.mark.parametrize("card", ["眼下在长沙总店盘账，十月二十才回。", "眼下在长沙总店盘账，十月二十再回汉口。",
+                                  "眼下在长沙总店盘账，十月二十才能返回汉口。"])
+def test_r54_a_verb_of_return_still_keeps_them_away(card: str) -> None:
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年九月初三", dated={"顾一鸣": card}), card
+
+
+@pytest.mark.parametrize("body", [
+    "田桂芬回省城娘家去了。\n\n苏明远把账本一推：“桂芬，你来看看这一页。”",  # spoken to face to face
+    "田桂芬回省城娘家去了。\n\n铁子进门就说：“今儿一早在库房门口瞧见桂芬了。”",  # seen here today
+    "田桂芬回省城娘家去了。\n\n铁子进门就说：“桂芬早上在我这里坐了一个钟头。”",  # reported here today
+])
+def test_r54_one_sent_away_spoken_to_seen_or_reported_here(body: str) -> None:
+    assert _two_places(body, STATION, "苏明远"), body
+
+
+@pytest.mark.parametrize("body", [
+    "田桂芬回省城娘家去了。\n\n傍晚桂芬从省城赶回来了。苏明远把账本一推：“桂芬，你来看看这一页。”",
+    "田桂芬回省城娘家去了。\n\n傍晚桂芬从省城赶回来了。铁子进门就说：“桂芬早上在我这里坐了一个钟头。”",
+])
+def test_r54_one_come_back_spoken_to_or_reported_is_silent(body: str) -> None:
+    assert not _two_places(body, STATION, "苏明远"), body
