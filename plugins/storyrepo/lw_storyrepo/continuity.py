@@ -2253,19 +2253,33 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
-BACK_ON = re.compile(r"^(?:才|方|再)[^，,。；;]{0,12}?[回来上到返]")
+BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归)")
 """A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
-都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says."""
+都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says. A verb of return it must hold
+(回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头."""
+CARD_YEAR = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})\s*年\s*$")
+"""The year a card's dated event says, just before its month (眼下在罗平，1986年九月十四才回): the year it falls in."""
 
 
 def _away_until(world: World, who: str, where: str, today: tuple[str, int | None, int, int] | None) -> bool:
     """Whether ``who``'s card keeps them at ``where`` (their card's 位置) on the in-book day ``today``: a dated event of
     their card says where they are now, naming ``where`` (眼下在东川府城), and their coming back on a day still ahead
-    (:data:`BACK_ON`), in the same year's order of months and days. No date in the draft, or the day come: no."""
-    if today is None:
+    (:data:`BACK_ON`) — in the year the card says (:data:`CARD_YEAR`), else in the year of the book's last settled
+    in-book time (:attr:`World.last_time`, the card kept up to it) when of the draft's era. No year in the draft, none
+    known for the card's day (a dated return of another year is no return date for this draft), or the day come: no."""
+    if today is None or today[1] is None:
         return False
-    now = (today[2], today[3])
-    return any(now < on and BACK_ON.match(what) and where in said for said, what, on in _events_of(world, who))
+    era, year, month, day = today
+    settled = book_time(world.last_time[1]) if world.last_time else None
+    written = settled[1][0] if settled is not None and settled[0] == era else None  # the book's year the card is kept in
+    for said, what, on in _events_of(world, who):
+        if not (BACK_ON.match(what) and where in said):
+            continue
+        stated = CARD_YEAR.search(said)
+        on_year = _cn_int(stated.group(1)) if stated else written
+        if on_year is not None and (year, month, day) < (on_year, *on):
+            return True
+    return False
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -2295,27 +2309,29 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
 GONE_TO = ("去了", "回了", "赶往", "前往", "奔赴", "动身去", "动身回", "动身往", "启程去", "启程回", "启程往", "出发去",
            "起身去", "回", "去", "往", "上", "下")
 """Going to a place, said before it (黄九回泉州老家…去了, 陈掌柜昨天就去了泉州, 他连夜赶往兴元): the one who went is there,
-a journey away from the scene — the one-character verbs only with a 了 later in the clause (回泉州老家上坟去了), a
-going done, not an errand named."""
-AWAY_FOR = ("出远门", "出差", "出海", "出征", "远行", "走镖", "赶考", "押送", "押运", "押解", "护送", "押着", "跑船",
+a journey away from the scene — the one-character verbs only with a going done ending the clause (:data:`WENT`:
+回泉州老家上坟去了), not a 了 anywhere (往昆明寄了一包蜂王浆, 去昆明的车票买好了; R54)."""
+AWAY_FOR = ("出远门", "出差", "出海", "出征", "远行", "走镖", "赶考", "押送", "押运", "押解", "跑船",
             "下南洋", "闯关东", "走西口")
-"""Being away on a journey of days, no place named (老周出差去了, 二哥押送一批军粮进关, 他跟船出海了): with a going
-done in its clause (了, 去, 正在, 已经) the one gone is not in the scene."""
+"""Being away on a journey of days, no place named (老周出差去了, 他跟船出海了, 二哥押送一批军粮进山去了): only with a
+going done ending its clause (:data:`WENT`) is the one gone not in the scene — not 押送蜂箱往前挪了两步, 出差去不去还没定
+(R54); 押着, 护送 lead someone a few steps as well as a journey, and are none."""
+WENT = re.compile(r"(?:^|去|走|上路|出发|动身|启程)了[。！!…]*\s*$")
+"""A going done ending the clause after the place or the journey (回泉州老家上坟去了, 出差去了, 出海了)."""
 TO_SOMEONE = ("喊", "喊住", "叫住", "叫了一声", "唤", "招呼", "冲着", "朝着", "拦住", "拉住", "拽住", "扶起", "推了推",
               "拍了拍", "递给", "塞给", "瞪了", "瞪着", "白了", "打量")
 """What one does to someone beside them (喊他, 拍了拍他, 递给她): the doer is where the one done to is."""
 SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
 """Speaking words around a quote (黄九说：“…”, “…”黄九问): said in the narration beside a quote, a voice in the scene."""
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
-"""When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在."""
+"""When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在, and needed: a bare
+在 is no now (老杜在昆明有个表哥, 在昆明买的草帽, 在昆明待过三年; R54)."""
 NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
                       r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
 """Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
 another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
 WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
 """What follows the place to make it a time, not where someone is now (在省城的时候, 到了省城以后, 去了省城回来)."""
-DONE = re.compile(r"了|正在|已经|早就|早已|还在")
-"""A going done, in the clause that tells it."""
 CAME_BACK = re.compile(rf"{FAR_ARRIVAL.pattern}|回来|跳下|下了?[马车船轿]")
 """A return told (回来, 赶回, 跳下马车): one the draft sent away may come back. Walking in (推门, 进来) is no return: the
 one away is acting in the scene (郑德福推门进了灯室, half a month before he is due back)."""
@@ -2325,14 +2341,19 @@ SPAN = re.compile(r"这几天|这两天|这些天|这些日子|这阵子|这一�
 """A span someone is away for, said with a going done (才让这几天回西宁看病去了; 去了定海开会，要半个月才回来): within it
 they are away whether or not the world knows the place is far. Its 才回来 is a return still to come, no coming."""
 GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了", "上路了")
-"""A going done that a :data:`SPAN` in its sentence keeps the one gone away for (黄九这几天回泉州老家上坟去了)."""
+"""A going done that a :data:`SPAN` in its sentence keeps the one gone away for (黄九这几天回泉州老家上坟去了); those
+taking no place (走了, 动身了…) only ending their clause: 走了好几趟油菜地 is walking, no going away (R54)."""
+PLACED_GOING = ("去了", "回了")
+"""The :data:`GONE_FOR` that take the place gone to after them (去了县里开会)."""
+CLAUSE_BREAK = re.compile(r"[，,；;]")
+"""What ends a clause (the clause after a going: 回泉州老家上坟去了，…)."""
 
 
 @functools.lru_cache(maxsize=8)
 def _going_patterns(anyone: str, places: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
     """``(said, spanned, where)`` of :func:`_gone_in_draft` for a book's cast (``anyone``) and far places (``places``,
     joined; empty when none): compiled once a book, not once a draft."""
-    rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if places else []
+    rows = [rf"(?:{STILL_THERE})在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if places else []
     rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
     said = re.compile(rf"({anyone})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
     # gone for a span (SPAN in the sentence): away wherever they went
@@ -2369,15 +2390,17 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
                 if who is None or who == pov or who in out or (m.start() > 0 and text[m.start() - 1] in NOT_SUBJECT) \
                         or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
                     continue
-                clause = re.split(r"[，,；;]", text[m.end():])[0]
+                clause = CLAUSE_BREAK.split(text[m.end():], 1)[0]
                 if WHILE_THERE.match(clause):
                     continue  # 老葛在省城的时候…: a time there, not where he is now
                 if m.re is spanned and (WHILE_THERE.match(clause) or not SPAN.search(text, _clause_start(text, m.start()))):
                     continue  # the span said in another clause (这几天老葛忙，桂芬回了娘家): not theirs
-                if m.re is said and m.group("verb") and len(m.group("verb")) == 1 and "了" not in clause:
-                    continue  # 回泉州老家上坟去了: a going done; 去泉州办货 with no 了: an errand named
-                if m.re is said and m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause) or clause.startswith("去")):
-                    continue
+                if m.re is said and m.group("verb") and len(m.group("verb")) == 1 and not WENT.search(clause):
+                    continue  # 回泉州老家上坟去了: a going done; 去泉州办货, 往泉州寄了一包: an errand named
+                if m.re is said and m.group("away") and not WENT.search(clause):
+                    continue  # 出差去了; not 押送蜂箱往前挪了两步, 出差去不去还没定
+                if m.re is spanned and m.group("span") not in PLACED_GOING and not WENT.search("了" + clause):
+                    continue  # 走了好几趟油菜地: walking there and back, no going away
                 told = m.group()[len(m.group(1)):] + clause
                 out[who] = (i, sentence.start() + m.end(), told[:16].strip(),
                             (m.group("at") or m.group("to") or "") if m.re is said else "")
@@ -2387,6 +2410,18 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
 def _clause_start(text: str, at: int) -> int:
     """Where the clause holding position ``at`` of ``text`` starts (after its last comma or semicolon before ``at``)."""
     return max(text.rfind(c, 0, at) for c in "，,；;") + 1
+
+
+@functools.lru_cache(maxsize=32)
+def _gone_acts(gone_forms: str, pov_forms: str, pov_pronoun: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``(to_pov, speaks)`` of :func:`_present_far` for the forms of those a draft sends away: calling to the point of
+    view (:data:`TO_SOMEONE`; by name, 我, or its 他/她) and speaking beside a quote (:data:`SAYS`). Compiled once for
+    the same forms, not once a draft (R54)."""
+    to_pov = re.compile(rf"({gone_forms}){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{'|'.join(TO_SOMEONE)})"
+                        rf"(?:{pov_forms}|我|{pov_pronoun})")
+    speaks = re.compile(rf"(?:^|\s{{2}}|[。！？，,])\s*({gone_forms})[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{SAYS})(?![过起])"
+                        rf"(?:[：:，,]?\s{{2}}|[。！？，,]|$)")
+    return to_pov, speaks
 
 
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
@@ -2417,12 +2452,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
-    to_pov = re.compile(rf"({_forms_of(world, gone)}){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{'|'.join(TO_SOMEONE)})"
-                        rf"(?:{_forms_of(world, [pov]) or pov}|我|{world.gender.get(pov) or '他|她'})") if gone else None
     # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
-    gone_forms = _forms_of(world, gone) if gone else ""
-    speaks = re.compile(rf"(?:^|\s{{2}}|[。！？，,])\s*({gone_forms})[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{SAYS})(?![过起])"
-                        rf"(?:[：:，,]?\s{{2}}|[。！？，,]|$)") if gone else None
+    to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
+                                world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
@@ -2557,7 +2589,8 @@ def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_pla
     """Why ``who`` cannot be beside the point of view: far away, kept where their card puts them, or sent away by
     the draft's own words (:func:`_gone_in_draft`)."""
     if gone and who in gone:
-        return f"本章前文写{who}「{gone[who][2]}」（位置），离{pov}所在的「{pov_place}」很远"
+        far_off = "很远" if gone[who][3] else "有些日子不在"  # a span with no place named: away, not known how far
+        return f"本章前文写{who}「{gone[who][2]}」（位置），离{pov}所在的「{pov_place}」{far_off}"
     if who in kept:
         return f"{who} 按设定离不开「{kept[who]}」（角色卡·位置），{pov}在「{pov_place}」"
     return f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远"
@@ -3167,6 +3200,8 @@ _CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
 _CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
 """Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
 opening or close too (spoken words are a clause of their own)."""
+YEAR_ALONE = re.compile(r"\s*[^\W\d_]{0,4}?[\d〇零一二三四五六七八九十]{1,5}\s*年\s*$")
+"""A year alone before a date, its era perhaps (光绪三年十月二十, 1986年九月十四): the date with it opens its clause."""
 SAID_MAX = 120
 """The most characters of the words a dated event is said of (:func:`dated_subjects`) kept whole: of a longer clause
 (no prose's: a card of dates without a comma) its start and its end, a new line between (A11, stop 52)."""
@@ -3185,9 +3220,10 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
                 ends = [e.start() for e in _CLAUSE_END.finditer(text)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
-            if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
+            if start > 0 and text[start - 1] in "，," and (not text[start:m.start()].strip()
+                                                        or YEAR_ALONE.match(text, start, m.start())):
                 # the date opens its clause: it is said of the clause before, the sentence's topic (协领德克金九月里去了
-                # 吉林乌拉，十月初八带差官回城; T2, stop 52)
+                # 吉林乌拉，十月初八带差官回城; T2, stop 52), a year of its own before it too (…盘账，光绪三年十月二十才回)
                 start = ends[k - 2] + 1 if k > 1 else 0
             said = text[start:m.start()] if m.start() - start <= SAID_MAX else \
                 text[start:start + SAID_MAX // 2] + "\n" + text[m.start() - SAID_MAX // 2:m.start()]
@@ -3198,10 +3234,17 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
 def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]:
     """The dated events (:attr:`World.dated_by`, through :meth:`World.dated_of`) said of exactly ``who``: what they are
     said of opens with ``who`` and with no longer name or alias of someone else (阿福嫂's event is not 阿福's; R52's
-    finding 3)."""
-    longer = [n for n in (*world.cards, *world.aliases) if len(n) > len(who) and n.startswith(who)
-              and world.aliases.get(n, n) != who]  # the others' names that open with who's (阿福嫂 for 阿福)
-    return [(said, what, on) for said, what, on in world.dated_of(who) if not any(said.startswith(n) for n in longer)]
+    finding 3). Read once a person per book (:attr:`World._by_book`), not once a draft (R54)."""
+    memo = world._by_book.get("events_of")
+    if memo is None or any(a is not b for a, b in zip(memo[:3], (world.dated_by, world.cards, world.aliases))):
+        # per book, keyed by the very tables it reads (a draft's ``replace`` with its own names builds anew)
+        memo = world._by_book["events_of"] = (world.dated_by, world.cards, world.aliases, {})
+    known: dict[str, list[tuple[str, str, tuple[int, int]]]] = memo[3]
+    if who not in known:
+        longer = [n for n in (*world.cards, *world.aliases) if len(n) > len(who) and n.startswith(who)
+                  and world.aliases.get(n, n) != who]  # the others' names that open with who's (阿福嫂 for 阿福)
+        known[who] = [(said, what, on) for said, what, on in world.dated_of(who) if not any(said.startswith(n) for n in longer)]
+    return list(known[who])
 
 
 def _others_event(world: World, words: str, event: str) -> bool:

@@ -152,13 +152,16 @@ DATED = {
 PLACE = {"顾一鸣": "长沙", "罗师傅": "景德镇", "唐嬷嬷": "苏州"}
 
 
-def _dated(body: str, date: str, changes: list[str] | None = None) -> list[str]:
+def _dated(body: str, date: str, changes: list[str] | None = None, dated: dict[str, str] | None = None,
+           settled: str | None = "光绪二年八月二十") -> list[str]:
+    """The findings of 很远 on ``date``, the book's last settled chapter set on ``settled`` (the year the cards are kept in)."""
     cards = {"方小满": {"姓名": "方小满", "状态": "在世", "位置": "汉口"},
              **{n: {"姓名": n, "状态": "在世", "位置": PLACE[n]} for n in DATED}}
     places = {"汉口", "长沙", "景德镇", "苏州", "货栈"}
     world = _world(cards, {"顾老板": "顾一鸣", "罗师": "罗师傅"}, places, "货栈在汉口。",
                    {"方小满": "她", "顾一鸣": "他", "罗师傅": "他", "唐嬷嬷": "她"})
-    world.dated_by = dated_subjects("", DATED)
+    world.dated_by = dated_subjects("", dated or DATED)
+    world.last_time = (3, settled) if settled else None
     return [f.message for f in continuity_helpers.findings(body, world, "方小满", date, list(cards), changes=changes)
             if "很远" in f.message]
 
@@ -178,3 +181,99 @@ def test_the_dated_card_stays_silent_on_its_day_after_and_when_moved() -> None:
     assert _dated(body, "光绪二年九月初三", changes=["顾一鸣.位置=汉口"]) == []  # the draft brings him here
     # spoken of, not here
     assert _dated("方小满想起顾老板坐在账房里翻流水账的样子。", "光绪二年九月初三") == []
+
+
+# R54's read of P1 (stop 54): what an outside reader found firing, each in a 1980s migratory bee farm in Yunnan
+# (written here, none from a labelled draft); the one before each blank line is the going read, the next the act.
+BEES = ({n: {"姓名": n, "状态": "在世", "位置": "蜂场"} for n in ("马春生", "杜老四", "冯秀英")},
+        {"老杜": "杜老四", "秀英": "冯秀英"}, {"蜂场", "昆明", "帐篷", "油菜地"},
+        "蜂场扎在罗平的油菜地边上。昆明离罗平四百多里，坐汽车要走一天。帐篷在蜂场东头。",
+        {"马春生": "他", "杜老四": "他", "冯秀英": "她"})
+SQUATS = "\n\n晌午，老杜蹲在帐篷门口抽着烟。"
+
+
+@pytest.mark.parametrize("first", [
+    # a bare 在 is no "there now" (STILL_THERE needed)
+    "老杜在昆明有个表哥。", "老杜在昆明买的草帽戴上了。", "老杜在昆明待过三年。",
+    # a one-character verb with a 了 somewhere is no going done
+    "老杜往昆明寄了一包蜂王浆。", "老杜去昆明的车票买好了。", "老杜回昆明的事定下了。",
+    # a word of journeys that is no journey gone on
+    "老杜押着那车蜂箱往前挪了两步。", "老杜护送秀英走到了油菜地头。", "老杜出差去不去还没定。",
+    "老杜押送那车蜂箱往前挪了两步。",
+    # a span with a walk, no going away
+    "这几天老杜走了好几趟油菜地。",
+])
+def test_r54_what_is_no_going_stays_silent(first: str) -> None:
+    assert not _two_places(first + SQUATS, BEES, "马春生"), first
+
+
+@pytest.mark.parametrize("first", [
+    "老杜正在昆明的蜂产品公司里结账。", "老杜回昆明老家办事去了。", "老杜押送一车蜂蜜进城去了。", "老杜出差了。",
+    "这几天老杜搭班车走了，要半个月才回来。",
+])
+def test_r54_a_going_done_still_fires(first: str) -> None:
+    assert _two_places(first + SQUATS, BEES, "马春生"), first
+
+
+def test_r54_a_span_with_no_place_is_not_said_far() -> None:
+    found = _two_places("这几天老杜搭班车走了，要半个月才回来。" + SQUATS, BEES, "马春生")
+    assert found and "很远" not in found[0].message, found
+
+
+def test_r54_guards_of_the_going() -> None:
+    """Untested guards R54 named: a span said in another clause; a journey word with no going; a one-character verb
+    with no 了 (an errand named)."""
+    for first in ("这几天蜂场忙，老杜走了。", "老杜出差。", "老杜去昆明办货。"):
+        assert not _two_places(first + SQUATS, BEES, "马春生"), first
+
+
+def test_r54_a_dated_return_of_another_year_is_none() -> None:
+    """R54: 「眼下在长沙总店盘账，十月二十才坐火轮回汉口」 read in the year the cards are kept in (the last settled chapter's),
+    or the one the card says; a draft of the next spring, or no year known for the card, stays silent."""
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年九月初三")
+    assert _dated(body, "光绪三年三月初二") == []  # the next spring: the return of last autumn is past
+    assert _dated(body, "光绪二年九月初三", settled=None) == []  # no year known for the card: silent
+    assert _dated(body, "光绪二年九月初三", settled="八月二十") == []
+    said = {"顾一鸣": "眼下在长沙总店盘账，光绪三年十月二十才坐火轮回汉口。"}
+    assert _dated(body, "光绪三年三月初二", dated=said)  # the card says its year: away till then
+    assert _dated(body, "光绪四年三月初二", dated=said) == []
+
+
+@pytest.mark.parametrize("card", [
+    "眼下在长沙总店盘账，十月二十才来信。", "眼下在长沙总店盘账，十月二十再上一批新货。",
+    "眼下在长沙总店盘账，十月二十才到期的那笔贷款。", "眼下在长沙总店盘账，十月二十才回信。",
+])
+def test_r54_a_dated_event_of_no_return_keeps_nobody_away(card: str) -> None:
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年九月初三", dated={"顾一鸣": card}) == [], card
+
+
+def test_r54_no_date_in_the_draft_keeps_nobody_away() -> None:
+    """The untested guard: an in-book time with no day names no day still ahead."""
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年") == []
+
+
+@pytest.mark.parametrize("card", ["眼下在长沙总店盘账，十月二十才回。", "眼下在长沙总店盘账，十月二十再回汉口。",
+                                  "眼下在长沙总店盘账，十月二十才能返回汉口。"])
+def test_r54_a_verb_of_return_still_keeps_them_away(card: str) -> None:
+    body = "天刚亮，货栈的门板还没卸。顾老板坐在账房里，一页一页翻着流水账。"
+    assert _dated(body, "光绪二年九月初三", dated={"顾一鸣": card}), card
+
+
+@pytest.mark.parametrize("body", [
+    "田桂芬回省城娘家去了。\n\n苏明远把账本一推：“桂芬，你来看看这一页。”",  # spoken to face to face
+    "田桂芬回省城娘家去了。\n\n铁子进门就说：“今儿一早在库房门口瞧见桂芬了。”",  # seen here today
+    "田桂芬回省城娘家去了。\n\n铁子进门就说：“桂芬早上在我这里坐了一个钟头。”",  # reported here today
+])
+def test_r54_one_sent_away_spoken_to_seen_or_reported_here(body: str) -> None:
+    assert _two_places(body, STATION, "苏明远"), body
+
+
+@pytest.mark.parametrize("body", [
+    "田桂芬回省城娘家去了。\n\n傍晚桂芬从省城赶回来了。苏明远把账本一推：“桂芬，你来看看这一页。”",
+    "田桂芬回省城娘家去了。\n\n傍晚桂芬从省城赶回来了。铁子进门就说：“桂芬早上在我这里坐了一个钟头。”",
+])
+def test_r54_one_come_back_spoken_to_or_reported_is_silent(body: str) -> None:
+    assert not _two_places(body, STATION, "苏明远"), body

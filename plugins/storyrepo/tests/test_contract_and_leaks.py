@@ -597,7 +597,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),  # 持有-3 (拿起那片装在…的竹口弦):
       # the thirty-sixth round (H5, stop 53: a use across a description, in a clause naming nobody)
       # 位置-2 (戴课长坐在秤房里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在东川府城…九月十四才上厂)
-      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      # — R54: narrowed, lost again: BACK_ON fired on 九月十四再上一批新蜜, 才来信, 才到期 (a verb of return now needed,
+      # 上 none) and the card's year is now needed (the card's own, else the last settled chapter's)
+      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
       ("合同-2.md", "P-002"), ("合同-3.md", "柴场"), ("泄密-1.md", "罗金宝"),
       ("泄密-3.md", "吕石头")],
      7),  # 合同-5 caught, 9 -> 7: K2's contract round (stop 54: 罗盘 never given; 好-1's 递给 … 收回去 for a moment)
