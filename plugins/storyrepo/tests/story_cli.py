@@ -1,13 +1,17 @@
 """The Story Repo tests' one way of running ``lw story`` as an author does, in process (the same ``lw`` helper was
 written in each new author's and guardrail's test file: stop 53's duplicates). A test module of this folder imports
-it by name (``from story_cli import hand_in, lw``): ``conftest.py`` puts this folder on the path. Test code only."""
+it by name (``from story_cli import hand_in, lw``): ``conftest.py`` puts this folder on the path. Test code only.
+And :func:`new_book`, the new authors' book set up as each of them did it, and :func:`subjects`, its git log."""
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from lw_storyrepo import layout as L
 from lw_storyrepo.cli import story
 from lw_storyrepo.repo import StoryRepo
 from lwcore.api import LwError
@@ -34,3 +38,32 @@ def hand_in(book: Path | StoryRepo, text: str, name: str = "A") -> None:
     path = root.parent / "草稿.md"
     path.write_text(text, encoding="utf-8")
     lw(book, "draft", name, str(path))
+
+
+def new_book(root: Path, world: str, settings: Iterable[tuple[str, ...]], *, extra: Iterable[tuple[str, ...]] = (),
+             contract: Sequence[str] = (), promise: Sequence[str] = ()) -> Path:
+    """A book at ``root`` (its folder's name its title, 200 characters a chapter) set up as an author does: ``world``
+    as 世界观.md (committed by ``fix``), each of ``settings`` a ``character set``, each of ``extra`` a command of its
+    own, then the brief; with ``contract``, chapter 1's card lines, decided and packed; with ``promise``, the
+    arguments of a ``promise draft``. ``root``."""
+    lw(root, "init", str(root), "--书名", root.name, "--每章目标字数", "200")
+    (root / L.世界观).write_text(world, encoding="utf-8")
+    lw(root, "fix")
+    for args in settings:
+        lw(root, "character", "set", *args)
+    for args in extra:
+        lw(root, *args)
+    lw(root)  # brief
+    if contract:
+        lw(root, "card", "edit", *(x for line in contract for x in ("--合同", line)))
+        lw(root, "decide")
+        lw(root)  # pack
+    if promise:
+        lw(root, "promise", "draft", *promise)
+    return root
+
+
+def subjects(root: Path) -> list[str]:
+    """The subjects of the book's commits, newest first."""
+    return subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True,
+                          check=True).stdout.splitlines()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lw_storyrepo import layout as L
 
-from story_cli import hand_in, lw
+from story_cli import hand_in, lw, new_book
 
 WORLD = """# 世界观
 
@@ -55,20 +55,12 @@ SUMMARY = "林水生在天一批局点批信，发现一封批信写大洋二十
 def remittance_house(tmp_path: Path) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 林德茂 a 水客 called 阿叔 and dead,
     黄九 a 批脚 called 九哥; chapter 1 decided and packed, P-001 drafted."""
-    root = tmp_path / "鹭江批局"
-    lw(root, "init", str(root), "--书名", "鹭江批局", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    lw(root, "fix")
-    for args in (("林水生", "位置", "厦门"), ("林水生", "境界", "批脚"), ("林德茂", "境界", "水客"),
-                 ("林德茂", "别名", "阿叔", "--op", "+"), ("林德茂", "状态", "已故"), ("黄九", "境界", "批脚"),
-                 ("黄九", "别名", "九哥", "--op", "+")):
-        lw(root, "character", "set", *args)
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "林水生去问阿叔", "--合同", "P-001 开启：少了的批款")
-    lw(root, "decide")
-    lw(root)  # pack
-    lw(root, "promise", "draft", "少了的批款", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓")
-    return root
+    return new_book(tmp_path / "鹭江批局", WORLD,
+                    (("林水生", "位置", "厦门"), ("林水生", "境界", "批脚"), ("林德茂", "境界", "水客"),
+                     ("林德茂", "别名", "阿叔", "--op", "+"), ("林德茂", "状态", "已故"), ("黄九", "境界", "批脚"),
+                     ("黄九", "别名", "九哥", "--op", "+")),
+                    contract=("林水生去问阿叔", "P-001 开启：少了的批款"),
+                    promise=("少了的批款", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓"))
 
 
 def check(root: Path, line: str, changes: str = "") -> list[dict[str, object]]:

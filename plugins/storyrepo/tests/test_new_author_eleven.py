@@ -13,12 +13,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from lw_storyrepo import layout as L
 
-from story_cli import hand_in, lw
+from story_cli import hand_in, lw, new_book, subjects
 
 WORLD = """# 世界观
 
@@ -55,24 +54,11 @@ DRAFT = """---
 
 def sugar_mill(tmp_path: Path) -> Path:
     """Two cards and an info gap; chapter 1 decided and packed with P-001 drafted."""
-    root = tmp_path / "甘蔗压榨季"
-    lw(root, "init", str(root), "--书名", "甘蔗压榨季", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    lw(root, "fix")
-    for args in (("韦德福", "位置", "榨糖车间"), ("韦德福", "境界", "二级钳工"), ("韦德福", "别名", "阿爸", "--op", "+"),
-                 ("韦小燕", "位置", "榨糖车间"), ("韦小燕", "境界", "学徒")):
-        lw(root, "character", "set", *args)
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "韦小燕进榨糖车间", "--合同", "P-001 开启：覃三是怎么死的")
-    lw(root, "decide")
-    lw(root)  # pack
-    lw(root, "promise", "draft", "覃三之死", "--类型", "悬念", "--强度", "中", "--兑付计划", "第6章揭晓")
-    return root
-
-
-def subjects(root: Path) -> list[str]:
-    return subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True,
-                          check=True).stdout.splitlines()
+    return new_book(tmp_path / "甘蔗压榨季", WORLD,
+                    (("韦德福", "位置", "榨糖车间"), ("韦德福", "境界", "二级钳工"), ("韦德福", "别名", "阿爸", "--op", "+"),
+                     ("韦小燕", "位置", "榨糖车间"), ("韦小燕", "境界", "学徒")),
+                    contract=("韦小燕进榨糖车间", "P-001 开启：覃三是怎么死的"),
+                    promise=("覃三之死", "--类型", "悬念", "--强度", "中", "--兑付计划", "第6章揭晓"))
 
 
 def test_a_draft_the_checks_sent_back_can_be_rejected_with_its_reason(tmp_path: Path) -> None:

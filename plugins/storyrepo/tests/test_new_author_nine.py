@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lw_storyrepo import atomic, layout as L
 
-from story_cli import hand_in, lw
+from story_cli import hand_in, lw, new_book
 
 LW = str(Path(sys.executable).with_name("lw"))
 
@@ -57,20 +57,11 @@ DRAFT = """---
 def brigade(tmp_path: Path, *, decided: bool = True) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 马德贵 a 队长 called 二舅; chapter 1's card
     written (and, when ``decided``, decided and packed with P-001 drafted)."""
-    root = tmp_path / "草原剪毛队"
-    lw(root, "init", str(root), "--书名", "草原剪毛队", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    lw(root, "fix")
-    for args in (("韩秀兰", "位置", "刚察"), ("韩秀兰", "境界", "剪毛手"), ("马德贵", "位置", "刚察"),
-                 ("马德贵", "境界", "队长"), ("马德贵", "别名", "二舅", "--op", "+")):
-        lw(root, "character", "set", *args)
-    lw(root)  # brief
-    if decided:
-        lw(root, "card", "edit", "--合同", "韩秀兰跟着二舅去哈尔盖", "--合同", "P-001 开启：秤上少了的羊毛")
-        lw(root, "decide")
-        lw(root)  # pack
-        lw(root, "promise", "draft", "少了的羊毛", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓")
-    return root
+    return new_book(tmp_path / "草原剪毛队", WORLD,
+                    (("韩秀兰", "位置", "刚察"), ("韩秀兰", "境界", "剪毛手"), ("马德贵", "位置", "刚察"),
+                     ("马德贵", "境界", "队长"), ("马德贵", "别名", "二舅", "--op", "+")),
+                    contract=("韩秀兰跟着二舅去哈尔盖", "P-001 开启：秤上少了的羊毛") if decided else (),
+                    promise=("少了的羊毛", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓") if decided else ())
 
 
 def test_a_demotion_finding_stands_at_the_rank_and_ends_with_its_answers(tmp_path: Path) -> None:

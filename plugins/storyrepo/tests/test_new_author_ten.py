@@ -20,13 +20,12 @@ the cases are in /work/notes/u10/cases.md), mended and held here through the CLI
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.i18n import tr
 
-from story_cli import hand_in, lw
+from story_cli import hand_in, lw, new_book, subjects
 
 WORLD = """# 世界观
 
@@ -59,26 +58,13 @@ DRAFT = """---
 def lighthouse(tmp_path: Path) -> Path:
     """The book as the author set it up: the ladder in 世界观.md, 陈海生 called 阿生, 郑德福 called 老郑; chapter 1
     decided and packed with P-001 drafted."""
-    root = tmp_path / "白节山灯塔"
-    lw(root, "init", str(root), "--书名", "白节山灯塔", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    lw(root, "fix")
-    for args in (("陈海生", "位置", "白节山灯塔"), ("陈海生", "境界", "见习守塔员"), ("陈海生", "别名", "阿生", "--op", "+"),
-                 ("陈海生", "持有", "马灯", "--op", "+"), ("郑德福", "位置", "白节山灯塔"), ("郑德福", "境界", "站长"),
-                 ("郑德福", "别名", "老郑", "--op", "+")):
-        lw(root, "character", "set", *args)
-    lw(root, "secret", "new", "周大炮之死", "--关键词", "偷渡船", "--知情人", "老郑", "--内容", "周庆元为偷渡船熄灯引路")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "陈海生登上白节山灯塔", "--合同", "P-001 开启：周大炮是怎么死的")
-    lw(root, "decide")
-    lw(root)  # pack
-    lw(root, "promise", "draft", "周大炮之死", "--类型", "悬念", "--强度", "中", "--兑付计划", "第6章揭晓")
-    return root
-
-
-def subjects(root: Path) -> list[str]:
-    return subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True,
-                          check=True).stdout.splitlines()
+    return new_book(tmp_path / "白节山灯塔", WORLD,
+                    (("陈海生", "位置", "白节山灯塔"), ("陈海生", "境界", "见习守塔员"), ("陈海生", "别名", "阿生", "--op", "+"),
+                     ("陈海生", "持有", "马灯", "--op", "+"), ("郑德福", "位置", "白节山灯塔"), ("郑德福", "境界", "站长"),
+                     ("郑德福", "别名", "老郑", "--op", "+")),
+                    extra=(("secret", "new", "周大炮之死", "--关键词", "偷渡船", "--知情人", "老郑", "--内容", "周庆元为偷渡船熄灯引路"),),
+                    contract=("陈海生登上白节山灯塔", "P-001 开启：周大炮是怎么死的"),
+                    promise=("周大炮之死", "--类型", "悬念", "--强度", "中", "--兑付计划", "第6章揭晓"))
 
 
 def test_a_step_at_the_wrong_stage_says_to_run_the_board_first(tmp_path: Path) -> None:
