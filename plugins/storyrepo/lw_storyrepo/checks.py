@@ -213,10 +213,13 @@ class CheckContext:
                       dated_by=dated_subjects(lore, texts),
                       told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
                       bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
-        told = "\n".join([lore, *texts.values(), *(str(row["事件"]) for row in repo.timeline())])
-        # a promise's title and plan are the author's notes of what the book will reveal (揭开安全销的事): they make
-        # no secret's keyword common knowledge, only the world, the cards and what happened do (U11, stop 54)
-        public = "\n".join([told, *(f"{p.title}\n{p.body}" for p in repo.promises())])
+        # a promise's title and 描述 name the question the reader holds (灭门真凶: the massacre is known); its 兑付计划 is
+        # the author's plan of what the book will reveal (揭开安全销的事) and makes no secret's keyword common knowledge
+        # (U11, stop 54: three planted leaks silenced so)
+        told = "\n".join([lore, *texts.values(), *(str(row["事件"]) for row in repo.timeline()),
+                          *(f"{p.title}\n{p.section('描述')}" for p in repo.promises())])
+        public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
+                             *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
                    kin_of_pov=relatives(texts, aliases),

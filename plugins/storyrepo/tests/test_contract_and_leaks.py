@@ -835,12 +835,16 @@ def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
 
 
 def test_a_promises_plan_makes_no_secrets_keyword_common_knowledge(book) -> None:
-    """A promise's title and plan are the author's notes of what the book will reveal (the sample's promise 灭门真凶): a
-    secret's keyword said there is no word the world already knows, so someone outside the secret saying it is still a
-    leak (U11, stop 54: 安全销 in a promise's plan silenced three planted leaks); the world's own text (世界观) still
-    makes it public."""
-    assert any("灭门" in p.title for p in book.promises())
-    assert "灭门" not in CheckContext.load(book).public_words
+    """A promise's 兑付计划 is the author's plan of what the book will reveal (揭开血书的来历): a secret's keyword said there
+    is no word the world already knows, so someone outside the secret saying it is still a leak (U11, stop 54: 安全销 in
+    a promise's plan silenced three planted leaks); a promise's title and 描述 name the question the reader holds (the
+    sample's 灭门真凶: the massacre is known), and the world's own text (世界观) makes a keyword public too."""
+    assert CheckContext.load(book).public_words >= {"灭门"} and "血书" not in CheckContext.load(book).public_words
+    promise = next(p for p in book.promises() if p.title == "旧约").path
+    promise.write_text(promise.read_text(encoding="utf-8").replace("第七卷宗门大会当众揭穿。", "第七卷揭开血书的来历。"),
+                       encoding="utf-8")
+    assert "血书的来历" in next(p for p in book.promises() if p.title == "旧约").section("兑付计划")
+    assert "血书" not in CheckContext.load(book).public_words
     world = book.p(L.世界观)
-    world.write_text(world.read_text(encoding="utf-8") + "\n北境人人都知道二十年前的灭门。\n", encoding="utf-8")
-    assert "灭门" in CheckContext.load(book).public_words
+    world.write_text(world.read_text(encoding="utf-8") + "\n北境人人都见过那封血书。\n", encoding="utf-8")
+    assert "血书" in CheckContext.load(book).public_words
