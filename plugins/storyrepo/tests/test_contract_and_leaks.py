@@ -726,6 +726,10 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
+    # a 1933 洪江 timber-raft crew on the 沅水 (stop 55): first run on stop 54's checks 8/15, 3/5, 4/5 and 6 false alarms
+    ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 3, "泄密": 4}, 6),
+    # a 1988 川藏公路 road-maintenance squad (stop 55): first run on stop 54's checks 9/15, 3/5, 3/5 and 11 false alarms
+    ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 3, "泄密": 3}, 11),
 ]
 
 
