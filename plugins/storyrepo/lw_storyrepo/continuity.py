@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
+from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
@@ -1959,7 +1959,7 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         first = lead.match(text, len(text) - len(text.lstrip()))
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
-        clauses = re.split(r"[，,；;]", text[first.end():])
+        clauses = CLAUSE_MARKS.split(text[first.end():])
         if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
             # what follows is after them
@@ -2345,8 +2345,6 @@ GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了",
 taking no place (走了, 动身了…) only ending their clause: 走了好几趟油菜地 is walking, no going away (R54)."""
 PLACED_GOING = ("去了", "回了")
 """The :data:`GONE_FOR` that take the place gone to after them (去了县里开会)."""
-CLAUSE_BREAK = re.compile(r"[，,；;]")
-"""What ends a clause (the clause after a going: 回泉州老家上坟去了，…)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -2390,7 +2388,7 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
                 if who is None or who == pov or who in out or (m.start() > 0 and text[m.start() - 1] in NOT_SUBJECT) \
                         or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
                     continue
-                clause = CLAUSE_BREAK.split(text[m.end():], 1)[0]
+                clause = CLAUSE_MARKS.split(text[m.end():], 1)[0]
                 if WHILE_THERE.match(clause):
                     continue  # 老葛在省城的时候…: a time there, not where he is now
                 if m.re is spanned and (WHILE_THERE.match(clause) or not SPAN.search(text, _clause_start(text, m.start()))):
@@ -2743,7 +2741,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 subject = spans[before - 1][1] if before else -1
                 between = sentence[subject:r.start() - (len(being.group()) if being and not levelled and not below else 0)]
                 if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
-                                                                      or (len(between) > 8 and re.search(r"[，,；;]", between))):
+                                                                      or (len(between) > 8 and CLAUSE_MARKS.search(between))):
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
                 if subject >= 0 and OTHER_SUBJECT.search(between):
                     continue  # 人家沈老九是内舍生，你是外舍生: the clause has its own subject, not the name before
@@ -4184,9 +4182,6 @@ def _past_spaces(text: str, at: int) -> int:
     return spaces.end() if spaces else at
 
 
-_CLAUSE_MARKS = re.compile("[，,；;]")
-"""What ends a clause inside a sentence (:meth:`_NameSpans.clause_start`)."""
-
 
 class _NameSpans:
     """Where a sentence names someone (``names``: an alternation of words, no look outside a match), read once for
@@ -4200,7 +4195,7 @@ class _NameSpans:
         self.names = names
         self.sentence = sentence
         self.starts = [m.start() for m in _name_starts(names.pattern).finditer(sentence)]
-        self.marks = [m.start() for m in _CLAUSE_MARKS.finditer(sentence)]
+        self.marks = [m.start() for m in CLAUSE_MARKS.finditer(sentence)]
         self.ends: dict[int, int] = {}  # a start -> the end of the shortest name there
 
     def clause_start(self, at: int) -> int:
