@@ -2326,8 +2326,18 @@ SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在, and needed: a bare
 在 is no now (老杜在昆明有个表哥, 在昆明买的草帽, 在昆明待过三年; R54)."""
-NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
-                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
+PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
+"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
+a deed not yet done share (:data:`NOT_GONE`; checks' ``_PLANNED`` and ``NOT_REACHED``), each adding its own words."""
+UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
+"""Words that keep a going from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
+:data:`NOT_GONE` and checks' ``NOT_REACHED``, which read a going and the reaching of a place alike."""
+_NOT_GONE_ALSO = ("会", "将", "明日", "后天", "过几天", "改天", "等", "如果", "要是", "假如", "万一", "怕", "说好", "原想",
+                  "差点", "险些", "以为", "当是", "只当", "好像", "也许", "可能", "或许",
+                  "一起", "一道", "一同", "陪", "跟", "和", "与", "同", "带", "领")
+""":data:`NOT_GONE`'s own words beyond :data:`PLAN_WORDS` and :data:`UNDONE_WORDS`: more days ahead, a condition, a
+going missed or only believed (差点, 以为), and the words that take another along (一起, 陪, 跟, 带)."""
+NOT_GONE = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_GONE_ALSO)))
 """Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
 another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
 WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
