@@ -494,9 +494,12 @@ class World:
         return seen[said]
 
 
-DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|遇难|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|"
-                        r"捞上来|捞起来|溺|淹|船[^，,。；;]{0,6}?翻了|翻了船|翻船")
-"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来, 船在河心翻了)."""
+DEATH_WORDS = ("殁", "死", "去世", "过世", "故去", "病故", "没了", "遇害", "遇难", "落水", "落了水", "淹", "翻了船", "翻船")
+"""The death words a card and a quote share (:data:`DIED_WORDS`, :data:`DEATH_TOLD`), each adding its own."""
+DIED_WORDS = re.compile("|".join((*DEATH_WORDS, "亡故", "身亡", "病逝", "逝世", r"落进[^，,。；;]{1,6}?[河江湖海井塘]",
+                                  "捞上来", "捞起来", "溺", r"船[^，,。；;]{0,6}?翻了")))
+"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来, 船在河心翻了): :data:`DEATH_WORDS` and the
+written words of a card."""
 _DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
 _DAY_AFTER = re.compile(r"(初[一二三四五六七八九十]|[\d〇零一二三四五六七八九十廿卅]{1,3})[日号]?")
 
@@ -3729,12 +3732,12 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
 a report of what they did lately (T3, stop 54)."""
 LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
-DEATH_TOLD = re.compile(r"走的|走了|没的|没了|去的|死|殁|故去|过世|去世|病故|归西|咽[了的]?气|断[了的]?气|闭[了的]?眼|"
-                        r"翻[了的]?船|船翻|落[了的]?水|淹|出[了的]?事|遇[害难险]|被害|丧[命生]|送[了的]?命|没[了的]?命|"
-                        r"丢[了的]?(?:性)?命|撒手")
+DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
+                                  "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
+                                  "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))
 """Words of a quote that make it the telling of a death (你爹昨儿在县里医院走的; 昨儿个在河心翻了船; 前天还来买豆腐，
 夜里就咽了气; 前天在渡口出的事): a death reported is no act of the dead, and a card that dates no death may be telling
-this one (R54 on T3)."""
+this one (R54 on T3). :data:`DEATH_WORDS` and the spoken words of a death (走了, 咽了气, 出了事)."""
 LATELY_DAYS = 30
 """The most days between a death (its card's date, :func:`dates_of_death`) and the in-book day that still count as
 "lately": the dead of the last month may have done yesterday's things (counted in days, across a month's or a year's
