@@ -31,7 +31,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, per_book, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -111,6 +111,11 @@ class CheckContext:
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
 
+    def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], T]) -> T:
+        """:func:`lw_storyrepo.continuity.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
+        are unchanged."""
+        return per_book(self._by_book, key, deps, build)
+
     def name_index(self) -> _NameIndex:
         """:class:`_NameIndex` of this context, built once, and again if names were added to it in place."""
         places = self.world.places if self.world is not None else set()
@@ -141,13 +146,11 @@ class CheckContext:
         """The pattern of every info gap's keywords and, for each gap of :attr:`secrets`, its
         keywords by place in its list (:func:`_places_in`), built once per book; None when no gap
         has a keyword."""
-        kept = self._by_book.get("keywords")
-        if kept is None or kept[0] is not self.secrets:  # a context of other secrets reads its own
+        def build() -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
             all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
-            built = (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+            return (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
                 if all_kws else None
-            kept = self._by_book["keywords"] = (self.secrets, built)
-        return kept[1]
+        return self.per_book("keywords", (self.secrets,), build)  # a context of other secrets reads its own
 
     def known_forms(self) -> set[str]:
         """:attr:`known_names` with the address forms of its people, computed once."""
@@ -1986,7 +1989,7 @@ def _own_kinds(ctx: CheckContext, term: str, canonical: str) -> list[str]:
         return []
     # per term, the tails read with the names map they were read against: a draft's own names may end with the tail
     # too, so a context with another map (another draft's) reads them again
-    known: dict[str, tuple[dict[str, str], list[str]]] = ctx._by_book.setdefault("own_kinds", {})
+    known: dict[str, tuple[dict[str, str], list[str]]] = ctx.per_book("own_kinds", (), dict)
     kept = known.get(term)
     out = kept[1] if kept is not None and kept[0] is ctx.aliases else None
     if out is None:

@@ -67,7 +67,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
@@ -368,6 +368,20 @@ _SEEN_MAX = 50_000
 """How many looked-up words :meth:`World.events_holding` keeps answers for before it starts again (bounded memory)."""
 
 
+_Built = TypeVar("_Built")
+
+
+def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
+    """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
+    ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
+    of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
+    only then; a value of None is kept like any other."""
+    kept = memo.get(key)
+    if kept is None or len(kept[0]) != len(deps) or any(a is not b for a, b in zip(kept[0], deps)):
+        kept = memo[key] = (deps, build())
+    return cast(_Built, kept[1])
+
+
 @dataclass
 class World:
     """What the continuity checks read from the book, loaded once per transaction."""
@@ -398,25 +412,28 @@ class World:
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
+    def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
+        """:func:`per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
+        return per_book(self._by_book, key, deps, build)
+
     def rank_reader(self) -> RankReader:
         """The generic rank reader of this world, its patterns compiled once per book (:class:`lw_storyrepo.ranks.RankReader`;
         it reads :attr:`cards`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
-        reader = self._by_book.get("ranks")
-        if reader is None:
-            ladders = tuple(self.ladders or ())
-            stated = Ladder(tuple(dict.fromkeys(self.stages)))
-            if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
-                ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
-            reader = self._by_book["ranks"] = RankReader.build(ladders, self.cards, surname_of)
-        return reader
+        return self.per_book("ranks", (), self._build_rank_reader)
+
+    def _build_rank_reader(self) -> RankReader:
+        """:meth:`rank_reader` built."""
+        ladders = tuple(self.ladders or ())
+        stated = Ladder(tuple(dict.fromkeys(self.stages)))
+        if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
+            ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
+        return RankReader.build(ladders, self.cards, surname_of)
 
     def holdings(self) -> dict[str, list[str]]:
         """``{character: the things their card holds (持有)}`` in the cards' order, read once per book
         (``replace`` for a draft leaves :attr:`cards` as they are). Never change it in place."""
-        held = self._by_book.get("held")
-        if held is None:
-            held = self._by_book["held"] = {who: [str(x) for x in as_list(card.get("持有"))] for who, card in self.cards.items()}
-        return held
+        return self.per_book("held", (), lambda: {who: [str(x) for x in as_list(card.get("持有"))]
+                                                 for who, card in self.cards.items()})
 
     def names_of(self, person: str) -> list[str]:
         """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
@@ -434,57 +451,53 @@ class World:
         """The entries of :attr:`dated_by` said of ``who`` (their words start with it), in its order: from an index of
         the words' first characters built once per :attr:`dated_by` (a draft naming someone thousands of times beside
         a card of thousands of dated events reads them once, not once per name; A11, stop 52)."""
-        index = self._by_book.get("dated_of")
-        if index is None or index[0] is not self.dated_by:
+        def build() -> dict[str, list[tuple[str, str, tuple[int, int]]]]:
             heads: dict[str, list[tuple[str, str, tuple[int, int]]]] = {}
             for entry in self.dated_by:
                 for k in range(1, min(len(entry[0]), _HEAD_KEY) + 1):
                     heads.setdefault(entry[0][:k], []).append(entry)
-            index = self._by_book["dated_of"] = (self.dated_by, heads)
+            return heads
+        heads = self.per_book("dated_of", (self.dated_by,), build)
         if not who:
             return list(self.dated_by)
-        return [e for e in index[1].get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
+        return [e for e in heads.get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
 
     def named_in(self, text: str) -> set[str]:
         """Who of the cast (a card or an alias) ``text`` names, each as their card's name: every name of :attr:`cards`
         and :attr:`aliases` held in ``text``, looked for among the names opening with one of its characters (an index
         of the names' first characters built once per cards and aliases dicts, not a scan of the whole cast per text;
         a draft's ``replace`` with its own aliases builds it again, once)."""
-        index = self._by_book.get("named_in")
-        if index is None or index[0] is not self.cards or index[1] is not self.aliases:
+        def build() -> dict[str, list[str]]:
             firsts: dict[str, list[str]] = {}
             for n in (*self.cards, *self.aliases):
                 if n:
                     firsts.setdefault(n[0], []).append(n)
-            index = self._by_book["named_in"] = (self.cards, self.aliases, firsts)
-        firsts = index[2]
+            return firsts
+        firsts = self.per_book("named_in", (self.cards, self.aliases), build)
         return {self.aliases.get(n, n) for c in set(text) for n in firsts.get(c, ()) if n in text}
 
     def said_of(self, event: str) -> list[str]:
         """What each entry of :attr:`dated_by` dating ``event`` is said of, in its order: from an index of the entries by
         event built once per :attr:`dated_by` (not a scan of every dated event per question)."""
-        index = self._by_book.get("said_of")
-        if index is None or index[0] is not self.dated_by:
+        def build() -> dict[str, list[str]]:
             by_event: dict[str, list[str]] = {}
             for said, what, _on in self.dated_by:
                 by_event.setdefault(what, []).append(said)
-            index = self._by_book["said_of"] = (self.dated_by, by_event)
-        return list(index[1].get(event, ()))
+            return by_event
+        return list(self.per_book("said_of", (self.dated_by,), build).get(event, ()))
 
     def events_holding(self, said: str) -> tuple[str, ...]:
         """The events of :attr:`dated` whose name holds ``said``, shortest first (in :attr:`dated`'s order among the
         equally long): looked up among the events holding its rarest character or pair of characters (an index built
         once per :attr:`dated`), each ``said`` once per book (A11, stop 52: thousands of 只剩三天 or 离…的寿日 beside
         thousands of dated events; a per-count scan of every event made a check of seconds)."""
-        index = self._by_book.get("events_holding")
-        if index is None or index[0] is not self.dated:
+        def build() -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
             parts: dict[str, list[str]] = {}
             for event in sorted(self.dated, key=len):
                 for part in dict.fromkeys([*event, *(event[k:k + 2] for k in range(len(event) - 1))]):
                     parts.setdefault(part, []).append(event)
-            found: dict[str, tuple[str, ...]] = {}
-            index = self._by_book["events_holding"] = (self.dated, parts, found)
-        parts, seen = index[1], index[2]
+            return parts, {}
+        parts, seen = self.per_book("events_holding", (self.dated,), build)
         if said not in seen:
             if len(seen) >= _SEEN_MAX:
                 seen.clear()
@@ -1671,7 +1684,7 @@ _CLASSES = tuple(frozenset(row) for row in MARK_CLASSES)
 def _thing_rows(world: World, thing: str) -> tuple[frozenset[str], ...]:
     """A held thing's material and colour, one set per row of :data:`MARK_CLASSES`, read once per book from its name
     alone (件金 of 那件金丝蟒袍 is no letter of it) and its card's words of it (:data:`WORN` and threads left out)."""
-    rows: dict[str, tuple[frozenset[str], ...]] = world._by_book.setdefault("mark rows", {})
+    rows: dict[str, tuple[frozenset[str], ...]] = world.per_book("mark rows", (), dict)
     own = rows.get(thing)
     if own is None:
         name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
@@ -1687,9 +1700,11 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
     its holder's card tells it by (:attr:`World.told`: 墨竹, 红线) and the letters of its name before the compound of its
     kind (狐, 皮 of 狐皮暖帽; 钥 of 仓库钥匙 is the kind's own 钥匙); ``phrase`` finds a thing told by a measure word, a
     description and a kind (那顶毛茸茸的皮帽子). ``None`` when no card holds a thing."""
-    cached = world._by_book.get("identities", False)
-    if cached is not False:
-        return cached
+    return world.per_book("identities", (), lambda: _read_identities(world))
+
+
+def _read_identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
+    """:func:`_identities` read."""
     kinds: dict[str, list[_Identity]] = {}
     for thing in sorted(world.items):
         name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
@@ -1703,7 +1718,6 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
         phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
                             rf"([{''.join(sorted(kinds))}])[{_NOUN_SUFFIX}]?")
         out = (kinds, phrase)
-    world._by_book["identities"] = out
     return out
 
 
@@ -1768,10 +1782,7 @@ characters)."""
 
 def _marked(world: World, kinds: dict[str, list[_Identity]]) -> dict[str, _Marked]:
     """``{kind: its things by their marks}``, read once per book (:class:`_Marked`)."""
-    cached = world._by_book.get("marked")
-    if cached is None:
-        cached = world._by_book["marked"] = {kind: _Marked(ones) for kind, ones in kinds.items()}
-    return cached
+    return world.per_book("marked", (), lambda: {kind: _Marked(ones) for kind, ones in kinds.items()})
 
 
 def _identified(world: World) -> Callable[[str], str]:
@@ -3246,11 +3257,9 @@ def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]
     """The dated events (:attr:`World.dated_by`, through :meth:`World.dated_of`) said of exactly ``who``: what they are
     said of opens with ``who`` and with no longer name or alias of someone else (阿福嫂's event is not 阿福's; R52's
     finding 3). Read once a person per book (:attr:`World._by_book`), not once a draft (R54)."""
-    memo = world._by_book.get("events_of")
-    if memo is None or any(a is not b for a, b in zip(memo[:3], (world.dated_by, world.cards, world.aliases))):
-        # per book, keyed by the very tables it reads (a draft's ``replace`` with its own names builds anew)
-        memo = world._by_book["events_of"] = (world.dated_by, world.cards, world.aliases, {})
-    known: dict[str, list[tuple[str, str, tuple[int, int]]]] = memo[3]
+    # per book, keyed by the very tables it reads (a draft's ``replace`` with its own names builds anew)
+    known: dict[str, list[tuple[str, str, tuple[int, int]]]] = \
+        world.per_book("events_of", (world.dated_by, world.cards, world.aliases), dict)
     if who not in known:
         longer = [n for n in (*world.cards, *world.aliases) if len(n) > len(who) and n.startswith(who)
                   and world.aliases.get(n, n) != who]  # the others' names that open with who's (阿福嫂 for 阿福)
@@ -4081,14 +4090,13 @@ def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
     """:func:`_read_names` of a whole line, read once per line, names and aliases: a paragraph before thousands of
     pronouns was read again for each (a 30,000-character line of names before a line of 他 took minutes; A12, stop 53)."""
     # keyed on what _read_names reads of the world (its aliases, indirect words and cards), by identity
-    memo: tuple[object, object, object, dict[tuple[re.Pattern[str], str], _Named]] | None = \
-        world._by_book.get("paragraph names")
-    if memo is None or memo[0] is not world.aliases or memo[1] is not world.indirect or memo[2] is not world.cards \
-            or len(memo[3]) >= PARAGRAPHS_READ:
-        memo = world._by_book["paragraph names"] = (world.aliases, world.indirect, world.cards, {})
-    read = memo[3].get((names, line))
+    memo: dict[tuple[re.Pattern[str], str], _Named] = \
+        world.per_book("paragraph names", (world.aliases, world.indirect, world.cards), dict)
+    if len(memo) >= PARAGRAPHS_READ:
+        memo.clear()  # full: started again
+    read = memo.get((names, line))
     if read is None:
-        read = memo[3][(names, line)] = _read_names(names, world, line)
+        read = memo[(names, line)] = _read_names(names, world, line)
     return read
 
 
