@@ -2700,9 +2700,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
-    for name in [n for n in candidates if _county_led(lex, n) != n]:  # 潮安+蔗林村: the village, its county before it
+    led = {n: village for n in candidates if (village := _county_led(lex, n)) != n}  # each candidate read once
+    for name, village in led.items():  # 潮安+蔗林村: the village, its county before it
         c = candidates.pop(name)
-        c.name = _county_led(lex, name)
+        c.name = village
         c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
         candidates.setdefault(c.name, c)
     counts = Counter({name: text.count(name) for name in candidates})
