@@ -1023,9 +1023,13 @@ ESTABLISHMENT_HEADS: dict[str, tuple[str, ...]] = {
 }
 """Heads of a works, a market, a trading house, a newspaper or studio, a stage, an eating house or a housing block
 that a stem and its trade words name in full (东岭+煤矿, 鹿鸣+早市, 兴华+置业, 北极光+传媒, 凤鸣+影院, 火线+文工团)."""
+ESTABLISHMENT_HEAD_WORDS = frozenset(head for row in ESTABLISHMENT_HEADS.values() for head in row)
+ESTABLISHMENT_STEM_MAX = 100
+"""A stem the dictionary holds this often or more before an establishment's word is what it deals in or serves, a
+kind (海鲜+夜市: jieba calls 海鲜 a place), unless a slogan; an establishment's own stem is rarer (东岭 7, 兴华 27)."""
 CHAIN_HEADS = ("合作社", "供销社", "信用社", "俱乐部", "剧团", "戏班", "拍卖行", "商行", "酒店", "饭店", "宾馆", "中心", "指挥部",
                "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队") \
-    + tuple(head for row in ESTABLISHMENT_HEADS.values() for head in row)
+    + tuple(sorted(ESTABLISHMENT_HEAD_WORDS))
 """General Chinese words for a body that a stem and the words of its trade name in full (野径+户外+俱乐部, 金城+航运+队,
 洪埠县+防汛抗旱+指挥部): the last word of an organisation said once in full. A one-character head (队) needs a trade word
 before it, as do the heads that also name a department or a team of any body (中心, 公司, 小组: 远控+中心, 急救+中心)."""
@@ -1097,6 +1101,8 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         stem = tokens[0]
         if m.group() in NAMED_HEADS_ONLY and stem not in SLOGAN_STEMS and lex.tags.get(stem) != "ns":
             continue  # 练习生+宿舍: the people it houses
+        if m.group() in ESTABLISHMENT_HEAD_WORDS and stem not in SLOGAN_STEMS and lex.freq.get(stem, 0) >= ESTABLISHMENT_STEM_MAX:
+            continue  # 海鲜+夜市: the goods it sells
         if stem not in SLOGAN_STEMS and (lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD
                                          or stem in GENERIC_STEMS or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE)):
             continue
