@@ -292,6 +292,11 @@ ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根�
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 DESCRIBED_KIND = ITEM_KIND + "片"
 """Measure words that may open a description said between a hand act and a known thing (拿起那片…的竹口弦)."""
+AGAIN_ONE = re.compile(rf"又[^。！？“”，,\n]{{0,4}}?一[{DESCRIBED_KIND}]$")
+"""A use that brings out one more of its kind (又摸出一只手电筒), read on the few characters before the thing: not the one
+given away (H7)."""
+TWO_OF = rf"(?:[两俩几]|一[双对])[{DESCRIBED_KIND}双对]?"
+"""More than one of a thing said before its name (两只手电筒, 一对玉镯): its giver may give one and keep one (H7)."""
 DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
 """One piece of a description between an act and its thing: no clause end; a short quoted inscription (刻着“…”的) may stand in it."""
 GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
@@ -1195,6 +1200,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 把喷烟壶搁在杜老四脚边, 放下马灯: a thing given away set down again, by whoever — within its giver's reach (R54)
         set_down = re.compile(rf"把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”，,\n]{{0,4}}?(?:{SET_DOWN_AGAIN})了?[在到下回进]"
                               rf"|(?:{SET_DOWN_AGAIN})[下回][^。！？“”，,\n]{{0,6}}?({item_re})")
+        two_of = re.compile(rf"{TWO_OF}({item_re})")
+        two: set[str] = set()  # things the draft says there are more than one of (两只手电筒): giving one keeps one (H7)
         gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
@@ -1210,6 +1217,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if gone and BACK_AGAIN.search(sentence):
                     gone = {}  # 阿爸看了看，又还给了她: a taking back naming no thing is of what was given away (H7)
                 continue
+            two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
                 gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
@@ -1295,7 +1303,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 at = sentence.find(said, start)
                 gave_at = gone.get((who, item))
                 if card is not None and gave_at is not None and gave_at < (i, col) and (who, item) not in given \
-                        and not (at > 0 and ANOTHER_ONE.search(sentence, max(0, at - 4), at)):
+                        and not (at > 0 and (ANOTHER_ONE.search(sentence, max(0, at - 4), at)
+                                             or AGAIN_ONE.search(sentence, max(0, at - 8), at))) and item not in two:
                     del gone[(who, item)]  # said once: the first use after the giving
                     out.append(Finding("连贯", ERROR, f"{who} 在第 {first_line + gave_at[0]} 行已把「{item}」交到别人手里，正文却又写{who}"
                                        f"用它，中间没有拿回{ANSWER_MARK}中间拿回来了就在正文写明（接过、要回…）；用的是另一件就写明"

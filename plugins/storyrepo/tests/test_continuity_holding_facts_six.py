@@ -4,7 +4,7 @@ A holder who takes a thing in hand (掏出, 拿出, 拿起, 解下: :data:`lw_st
 in the same clause or the next, with no other subject between (拿出铜扳手，递给阿爸; 拿起马灯递过去), gives it away as
 surely as with 把: using it later, with no taking back, is a 持有 finding — also when the use is a clause of its own
 (…蹲下去，用它…). Silent when it comes back (接回, 还给, 要回 — said with the thing or not), when it is another one
-(另一…), when the user is the one it went to, when only a part of it is given (递给他一支) or it is held out to be looked
+(另一…, 又摸出一只…) or the giver has more than one (两只…), when the user is the one it went to, when only a part of it is given (递给他一支) or it is held out to be looked
 at (递给他看). And in someone's words, 我拿了你那把… is the speaker using the one spoken to's thing (H7).
 
 Written in genres and periods of our own (a Song herb shop, a space station, a village school), not the labelled drafts' words.
@@ -60,6 +60,9 @@ def test_it_comes_back_or_another_one_or_the_receiver_uses_it_stays_silent() -> 
     assert _held("阿桂拿起手电筒递过去。\n下课后，阿桂接回手电筒，用手电筒照了照讲台底下。") == []
     assert _held("阿桂拿起手电筒递给罗工。\n阿桂从抽屉里摸出另一只手电筒，照了照讲台底下。") == []
     assert _held("阿桂拿起手电筒递给罗工。\n罗工用手电筒照了照讲台底下。") == []
+    # the giver holds two: one more brought out (又摸出一只), or more than one said (两只)
+    assert _held("阿桂拿起手电筒递给罗工。\n阿桂又摸出一只手电筒，照了照讲台底下。") == []
+    assert _held("阿桂的抽屉里有两只手电筒。阿桂拿起手电筒递给罗工。\n阿桂用手电筒照了照讲台底下。") == []
 
 
 def test_a_part_given_a_showing_or_another_subject_stays_silent() -> None:
