@@ -73,7 +73,7 @@ from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.answers import ANSWER_MARK
-from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -272,6 +272,9 @@ HE_ONE_OR_YOU = re.compile(r"[他她你]")
 """Another's hand said by a pronoun (塞进他手里, 放到你手上)."""
 NOT_ANOTHERS = re.compile(r"^[^。！？“”，,\n]*?自己")
 """A hand said as one's own (塞进自己怀里) between a putting verb and the hand: no other's hand, no giving (H6, R54)."""
+NOT_ALL_OF_IT = re.compile(r"[^。！？“”，,\n]{0,6}?(?:[一两几半][台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面片包袋口撮]|看|瞧)")
+"""What may follow a giving's verb and its receiver that makes it no giving of the thing itself (掏出烟盒，递给老郑一支;
+把相册递给他看): a part of it, or a showing for a look — its holder keeps it (H7)."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
@@ -289,6 +292,11 @@ ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根�
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 DESCRIBED_KIND = ITEM_KIND + "片"
 """Measure words that may open a description said between a hand act and a known thing (拿起那片…的竹口弦)."""
+AGAIN_ONE = re.compile(rf"又[^。！？“”，,\n]{{0,4}}?一[{DESCRIBED_KIND}]$")
+"""A use that brings out one more of its kind (又摸出一只手电筒), read on the few characters before the thing: not the one
+given away (H7)."""
+TWO_OF = rf"(?:[两俩几]|一[双对])[{DESCRIBED_KIND}双对]?"
+"""More than one of a thing said before its name (两只手电筒, 一对玉镯): its giver may give one and keep one (H7)."""
 DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
 """One piece of a description between an act and its thing: no clause end; a short quoted inscription (刻着“…”的) may stand in it."""
 GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
@@ -299,12 +307,17 @@ SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
 SPOKEN_AFTER_NOT_DONE = re.compile(r"[^。！？!?\n”]{0,6}?(?:还给|送回|放回|交还|还回)|(?:过)?来[。！？!?，,\n”]|"
-                                   r"[^。！？!?\n”]*?(?:什么|吗|呢|干嘛|做甚|作甚)|[^。！？!?\n”]*[？?]")
-"""What follows the thing in 我拿X… that makes it no use of the thing: a return (还给他), a fetch (拿…来), a question."""
+                                   r"[^。！？!?\n”，,]*?(?:什么|吗|呢|干嘛|做甚|作甚)|[^。！？!?\n”，,]*[？?]")
+"""What follows the thing in 我拿X… that makes it no use of the thing: a return (还给他), a fetch (拿…来), a question of
+its own clause (我拿你的刀干什么？) — a question or a 呢 in a clause after (…压了两锭，你看看，压出来没有？; …，你还没起炕呢)
+asks something else (H7, stop 55)."""
 OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+SUBJECTLESS_USE = re.compile(r"[着起出下把了碎开]|用$")
+"""An action on a thing in a clause with no subject of its own (…，拿起了…; …蹲下去，用铜扳手卡住螺母: 用 right before the
+thing, the instrument — H7, stop 55: U11's giver using what she gave away)."""
 DEMONSTRATED_BA = re.compile(r"[那这]把")
 """那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}][^，,。！？“”的\n]{{0,2}})?$")
@@ -1172,7 +1185,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         described = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
                                rf"(?:[一那这][{DESCRIBED_KIND}])?({DESCRIPTION_UNIT}{{1,18}}?的)"
                                rf"(?:[一那这]?[{DESCRIBED_KIND}])?[^。！？“”，,：:\n的]{{0,4}}?({item_re})")
-        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
+        # 我拿了你那把…快马子, 我拿小砚你那副松鹤模子: the one spoken to as the owner (你, after their name or not) — another's
+        # thing, like a name's; its 那把 may be gone from the sentence read (a known thing's measure word is moved after it)
+        # (H7, stop 55)
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)了?((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
+                           rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}]))"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
         for voice in voices:
@@ -1191,12 +1208,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
         # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
-        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)把([^。！？“”\n]{{0,8}}?)({item_re})(?!的)"
-                          rf"[^。！？“”\n]{{0,6}}?(?:{alternation(AWAY_VERBS)}|(?:{alternation(INTO_VERBS)})"
-                          rf"([^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
+        # 拿出铜扳手，递给阿爸; 拿起马灯递过去: a holder's taking it in hand (giving.HOLD_OUT_VERBS), then a verb of handing
+        # with no other subject between, is the same giving with no 把 (H7, stop 55)
+        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)(?:把|{alternation(HOLD_OUT_VERBS)})"
+                          rf"([^。！？“”\n]{{0,8}}?)({item_re})(?!的)(?P<gap>[^。！？“”\n]{{0,6}}?)(?:{alternation(AWAY_VERBS)}|"
+                          rf"(?:{alternation(INTO_VERBS)})(?P<whose>[^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
         # 把喷烟壶搁在杜老四脚边, 放下马灯: a thing given away set down again, by whoever — within its giver's reach (R54)
         set_down = re.compile(rf"把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”，,\n]{{0,4}}?(?:{SET_DOWN_AGAIN})了?[在到下回进]"
                               rf"|(?:{SET_DOWN_AGAIN})[下回][^。！？“”，,\n]{{0,6}}?({item_re})")
+        two_of = re.compile(rf"{TWO_OF}({item_re})")
+        two: set[str] = set()  # things the draft says there are more than one of (两只手电筒): giving one keeps one (H7)
         gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
@@ -1209,7 +1230,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         reading = list(zip(sentences, looked)) + _revealed(sentences, looked, names, item_re)
         for (i, col, said_sentence), sentence in reading:
             if not any_item.search(sentence):
+                if gone and BACK_AGAIN.search(sentence):
+                    gone = {}  # 阿爸看了看，又还给了她: a taking back naming no thing is of what was given away (H7)
                 continue
+            two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
                 gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
@@ -1219,11 +1243,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
             for m in gave.finditer(sentence):
                 between = m.group(2)
-                whose = m.group(5)  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
+                whose = m.group("whose")  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
                     continue
                 if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
                         or _quoted_at(lines[i], col - 1 + m.start()):
+                    continue
+                # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
+                if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
                     continue
                 giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))
@@ -1254,7 +1281,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts, described) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
-            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
+            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2)[0] != "我"),
                         m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
             spoken = {start for start, who, _t in said_by if who is not None}
@@ -1292,7 +1319,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 at = sentence.find(said, start)
                 gave_at = gone.get((who, item))
                 if card is not None and gave_at is not None and gave_at < (i, col) and (who, item) not in given \
-                        and not (at > 0 and ANOTHER_ONE.search(sentence, max(0, at - 4), at)):
+                        and not (at > 0 and (ANOTHER_ONE.search(sentence, max(0, at - 4), at)
+                                             or AGAIN_ONE.search(sentence, max(0, at - 8), at))) and item not in two:
                     del gone[(who, item)]  # said once: the first use after the giving
                     out.append(Finding("连贯", ERROR, f"{who} 在第 {first_line + gave_at[0]} 行已把「{item}」交到别人手里，正文却又写{who}"
                                        f"用它，中间没有拿回{ANSWER_MARK}中间拿回来了就在正文写明（接过、要回…）；用的是另一件就写明"
@@ -4010,7 +4038,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
                 # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
                 worn = re.fullmatch(rf"[左右两]?(?:{BODY})+上(?:[那这]一?[{ITEM_KIND}].*)?", m.group(2)) is not None  # not 手上的…
-                if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
+                if m.start() == 0 and (worn or SUBJECTLESS_USE.search(act)) and not NOT_USE.search(m.group(2)):
                     out.append((at, _said(first), m.group(3)))
         at += len(clause)
     if first is None:
