@@ -1411,7 +1411,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                        f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60], Subject("状态", who)))
                     continue
                 placed.add((who, i))
-                out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去",
+                # where this draft's own 设定变更 put them, when it did (U11: the card's place named though the draft moved him)
+                where = f"「{'、'.join(sorted(moved[who]))}」（设定变更·位置）" if moved.get(who) else f"「{card['位置']}」（角色卡·位置）"
+                out.append(Finding("连贯", WARN, f"{who} 在{where}，本章没有写他到「{place}」去",
                                    first_line + i, col, sentence.strip()[:60], Subject("位置", who, place)))
     if names is not None:
         here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
