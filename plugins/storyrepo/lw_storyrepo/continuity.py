@@ -2501,6 +2501,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
+        # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
+        hits = [(at, said) for at, said in hits if not _post_of_another(world, narration, at, said)]
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \

@@ -93,3 +93,15 @@ def test_the_place_hint_names_where_the_draft_moved_them() -> None:
     assert card and card[0].message.startswith("白国栋 在「化验室」（角色卡·位置）"), card
     assert not [f for f in continuity_helpers.findings(body, _world(*MILL), "罗秀珍", "1976年10月3日", ["罗秀珍", "白国栋"],
                                                        changes=["白国栋.位置=码头"]) if "本章没有写他到" in f.message]
+
+
+def test_a_far_cards_post_after_another_surname_is_someone_else() -> None:
+    """The post of a card kept away (港务长) said after another surname (钱港务长) is another man of that post, not the
+    one away: silent; the post alone or with the card's own surname stays theirs."""
+    harbour = ({"许明": {"姓名": "许明", "状态": "在世", "位置": "码头"},
+                "严守业": {"姓名": "严守业", "状态": "在世", "位置": "天津", "境界": "港务长",
+                         "设定": "港务长，去天津开会，月底以前回不来。"}},
+               {"严港务长": "严守业", "港务长": "严守业"}, {"码头", "天津"}, "码头在海边。", {"许明": "他", "严守业": "他"})
+    assert "天津" in _world(*harbour).far
+    assert not _placed("许明在码头上点数。\n\n钱港务长推门进来，看了一眼货单。", harbour, "许明")
+    assert _placed("许明在码头上点数。\n\n严港务长推门进来，看了一眼货单。", harbour, "许明")
