@@ -11,10 +11,12 @@ books' words:
 - a festival by its folk name (七月半, 八月节, 二月二) in :data:`LUNAR_FEAST_DAYS`, a numeral after it a longer date;
 - a countdown's event named by its leading words, three characters or more, when every dated event holding them falls
   on one day (离检尺组上山只剩三天了 for a card's 十二月十五日陪林业局检尺组上老熊沟验收);
-- after 还 or 又 any doing of the dead lately (你爹晌午还蹲在马棚门口), not a being or a having (还好好的, 还是, 还有).
+- after 还 or 又 any doing of the dead lately (你爹晌午还蹲在马棚门口), not a being or a having (还好好的, 还是, 还有);
+- a rank's title on a surname goes to the surname's one ranked bearer, another bearer holding no rank at all
+  (方墨师 of the 伙计 方伯安, whose father 方德润 carries no 境界).
 
 Written here in books none of the sets use: a 1958 railway halt, a 乾隆 pawnshop, a 2010 cargo ship, a 嘉靖 village, a
-2021 rural clinic and a 民国 tea boat.
+2021 rural clinic, a 民国 tea boat and a 1980s opera troupe.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from lw_storyrepo.continuity import ENTRY_HEAD, FEAST_ON_DAY, World, dated_events, dated_subjects, dates_of_death, \
-    places_inside
+    places_inside, told_of
+from lw_storyrepo.ranks import ladders_of
 
 import continuity_helpers
 
@@ -126,3 +129,34 @@ def test_the_dead_said_well_or_the_same_lately_is_silent() -> None:
     # how a death is told: 还好好的 the day before
     assert not stated("钱嫂抹着眼泪：“你爹前天还好好的，谁想得到。”", "民国十九年三月初三")
     assert not stated("钱嫂一边擦桌子一边说：“你爹在的时候，晌午总蹲在船头补网。”")
+
+
+# a 1980s county opera troupe: the ladder 学员 < 演员 < 台柱 < 团长; the 演员 韩小云's father 韩师傅 keeps the
+# props and carries no rank, nor does the visiting critic 贾先生
+TROUPE_LADDER = "## 职级\n学员 ＜ 演员 ＜ 台柱 ＜ 团长\n"
+TROUPE: dict[str, dict[str, Any]] = {
+    "韩小云": {"姓名": "韩小云", "状态": "在世", "位置": "剧团", "境界": "演员", "持有": []},
+    "韩守田": {"姓名": "韩守田", "状态": "在世", "位置": "剧团", "持有": []},
+    "贾一鸣": {"姓名": "贾一鸣", "状态": "在世", "位置": "剧团", "境界": "学员", "持有": []},
+    "贾秋生": {"姓名": "贾秋生", "状态": "在世", "位置": "剧团", "境界": "演员", "持有": []},
+}
+
+
+def ranked(body: str) -> list[str]:
+    world = World(TROUPE, {p: p for p in TROUPE}, {"剧团"}, set(), ("学员", "演员", "台柱", "团长"), None, {},
+                  {p: "她" if p == "韩小云" else "他" for p in TROUPE},
+                  ladders=ladders_of(TROUPE_LADDER, ["学员", "演员"]), told=told_of({}, TROUPE))
+    return [f.message for f in continuity_helpers.findings(body, world, "韩小云", "一九八三年三月三日", list(TROUPE), changes=[])
+            if "境界" in f.message]
+
+
+def test_a_title_on_a_surname_whose_other_bearer_holds_no_rank_is_the_ranked_one_s() -> None:
+    # 韩 is the surname of the 演员 and of her unranked father: 韩台柱 can only be hers
+    assert ranked("锣鼓还没响。韩台柱一早就进了化妆间，对着镜子勾脸。")
+    assert ranked("散了戏，韩团长把行头一件件叠好，锁进箱子。")
+    assert ranked("天还没亮，韩台柱已经在后台压腿了。")
+
+
+def test_a_title_on_a_surname_of_two_ranked_bearers_or_the_card_s_own_is_silent() -> None:
+    assert not ranked("锣鼓还没响。贾台柱一早就进了化妆间，对着镜子勾脸。")  # 贾: two ranked, which one is not said
+    assert not ranked("锣鼓还没响。韩演员一早就进了化妆间，对着镜子勾脸。")  # the card's own rung
