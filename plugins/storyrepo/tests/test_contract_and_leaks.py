@@ -713,9 +713,11 @@ BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
     # a 1911 歙县 ink workshop (stop 54): first run on stop 53's checks 4/15, 4/5, 4/5 and 7 false alarms; 5/15, 5/5 and 6
     # with stop 54's rounds (T3's and K2's, not tuned on it)
-    ("连续性-盲评三十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 5, "泄密": 4}, 6),
+    # (a development set since stop 55: 连贯 5 -> 8 with T4's round, 时间-1, 时间-2, 境界-3)
+    ("连续性-盲评三十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 5, "泄密": 4}, 6),
     # a 1966 大兴安岭 logging camp (stop 54): first run on stop 53's checks 5/15, 2/5, 3/5 and 8; 3/5 and 7 with K2's round
-    ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 3, "泄密": 3}, 7),
+    # (a development set since stop 55: 连贯 5 -> 8 with T4's round, 时间-1, 时间-3, 状态-2)
+    ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 3, "泄密": 3}, 7),
 ]
 
 
