@@ -3617,6 +3617,9 @@ ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
 """The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
 …一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
 tells the entry after it is written in the scene, quoted or not (T4, stop 55)."""
+ENTRY_INTRO_SPAN = 40
+"""The characters at a paragraph's end read for :data:`ENTRY_INTRO` (a bounded window: a paragraph of thousands of
+characters without a comma is not read again from each of them)."""
 WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
 """Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
 …把这一行写进小本子; 杜青写到这里，停下笔)."""
@@ -3658,7 +3661,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
                 (read[1][1], read[1][2]) >= (month, day):
             continue
         beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
-        intro = ENTRY_INTRO.search(beside[0]) if i > 0 else None
+        intro = ENTRY_INTRO.search(beside[0], max(0, len(beside[0]) - ENTRY_INTRO_SPAN)) if i > 0 else None
         if intro is not None and WRITTEN_NOW.search(intro.group()) and not NOT_WRITTEN_NOW.search(intro.group()):
             # brought in by a clause writing it now (在新的一页上写下：): the other words of that paragraph are its
             # own doings (翻开那本工簿，…), only the paragraph after may still tell the entry old
