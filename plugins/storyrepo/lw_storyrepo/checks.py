@@ -829,7 +829,8 @@ searches the draft for each of their forms once, not once a line (lines × forms
 def _named(form: str, body: str) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
-    character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    character but a pronoun, 的 or a word that only ever stands before a noun (:data:`KIN_LED_BY`: 是娘托人写的,
+    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
     seen: dict[str, bool] = _NAMED_SEEN.of(body, dict)
     hit = seen.get(form)
     if hit is None:
@@ -840,8 +841,14 @@ def _named(form: str, body: str) -> bool:
 def _named_in(form: str, body: str) -> bool:
     if len(form) != 1:
         return present(form, body)
-    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
+    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[{KIN_LED_BY}])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
                      body) is not None
+
+
+KIN_LED_BY = "我你他她咱俺的是给跟和同对向让叫被把替像问找陪随与帮喊"
+"""The characters a one-character word of a relation (娘, 爹) may follow and still be a word of its own (:func:`_named`):
+the pronouns, 的, and the copula, prepositions and verbs that take a person after them (是娘托人写的, 给爹捎去, 跟娘说,
+叫娘) — none ends a longer word in 娘/爹/妈/哥 (姑娘, 新娘, 老娘, 干爹, 大哥 stay out: K3, stop 55)."""
 
 
 _DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
@@ -1220,7 +1227,7 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
     A taking back planned, not done (再把钥匙还给他, 明天还: :data:`_PLANNED` in its clause) or done by the one it went to
     (the first name of ``receiver``, the contract line after its verb) for themselves (马春生把钥匙揣回了怀里) is none:
     only one by or to the giver (``giver``, the line before 把) counts (R54)."""
-    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
+    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing), *_head_after_ba(ctx, thing)}, key=len, reverse=True)
     sentences = [m.group() for m in SENTENCE.finditer(body)]
     named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
     given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
@@ -1235,6 +1242,22 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
                    and _back_done(sentences[k], m, givers, takers)
                    for k in named if k >= first
                    for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
+
+
+def _head_after_ba(ctx: CheckContext, thing: str) -> tuple[str, ...]:
+    """A held thing by its one-character head after 把 (把笔递到他手里, 把笔要了回去 for 描金笔): 把 puts a thing the
+    reader already knows before its verb, so the head alone is that one — when the name is longer than its head,
+    no other name or thing the book knows ends with it and the head names nothing itself (K3, stop 55)."""
+    head = thing[-1:]
+    if len(thing) < 2 or head in ctx.aliases or not _only_head(ctx, thing):
+        return ()
+    return (f"把{head}",)
+
+
+def _only_head(ctx: CheckContext, thing: str) -> bool:
+    """Whether no other name or held thing of the book ends with ``thing``'s last character."""
+    others = {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
+    return not any(o.endswith(thing[-1]) and ctx.aliases.get(o, o) != ctx.aliases.get(thing, thing) for o in others if o != thing)
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
@@ -2350,8 +2373,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                     continue
                 who = _referent(ctx, marks.person_before(m.start()), subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
-                if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
-                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them
+                if who and words.strip() and (names is None or (_called_at_start(ctx, names, words) != who
+                                                                and not _spoken_of(ctx, names, words, who))):
+                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them; nor one they speak of
+                    # (他心里明白：…老周是挡了人家的道 — 他 is not 老周)
                     yield Voice(who, words, i, m.start() + 1, True)
                     taken.append(held.add(m.start(), m.end() + len(words)))
         rest_of_line = _blanked(outside, taken)  # what is left once the people's words are taken out is the narration's
@@ -2384,6 +2409,12 @@ def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> s
     if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
         return None
     return ctx.aliases.get(m.group(), m.group())
+
+
+def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) -> bool:
+    """Whether ``words`` name ``who`` (any name of theirs) as someone spoken of: one does not name oneself by name in
+    one's own thoughts, so a pronoun's guessed referent named there is not the one thinking them (K3, stop 55)."""
+    return any(ctx.aliases.get(m.group(), m.group()) == who for m in names.finditer(words))
 
 
 CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
