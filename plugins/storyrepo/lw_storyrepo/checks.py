@@ -1132,7 +1132,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到它被拒绝、没有或没做成：请确认这件事发生了",
                                        line_no, excerpt=refused))
         step = _STEP.search(text) if ids and ctx is not None and len(out) == first else None
-        if step is not None and len(words := _event_words(ctx, step.group("step"))) >= STEP_WORDS_MIN \
+        if step is not None and ctx is not None and len(words := _event_words(ctx, step.group("step"))) >= STEP_WORDS_MIN \
                 and not any(w in _pair_spots(body) for w in words):
             # the promise is moved in the front matter, and nothing of the step the line says is in the prose
             out.append(Finding("合同", WARN, f"合同「{shown}」要写的 {'、'.join(ids)} 这一步正文里找不到：人物写到了，"

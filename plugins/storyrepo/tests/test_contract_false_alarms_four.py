@@ -18,8 +18,9 @@ import re
 
 import pytest
 
-from lw_storyrepo.checks import CheckContext, _handover_told, _named_in, _spoken_of
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, _handover_told, _named_in, _spoken_of, contract_findings, dwellers_of
 from lw_storyrepo.continuity import World, _not_spoken_now
+from lw_storyrepo.drafts import Draft
 
 CARDS: dict[str, dict[str, object]] = {
     "鲁师傅": {"位置": "龙江船厂", "持有": ["墨斗线"]},
@@ -105,3 +106,40 @@ def test_the_person_thoughts_speak_of_is_not_their_thinker(words: str, who: str,
     ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(ITEMS), people=set(CARDS))
     names = re.compile("|".join(sorted(ALIASES, key=len, reverse=True)))
     assert _spoken_of(ctx, names, words, who) is spoken_of
+
+
+def _step(line: str, body: str) -> list[str]:
+    aliases = {**ALIASES, **{p: p for p in PLACES}}
+    world = World(CARDS, dict(aliases), PLACES, set(ITEMS), ("普通人",), None, {}, {})
+    meta = {"推进承诺": ["P-001"]}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(ITEMS), world=world, people=set(CARDS),
+                       dwellers=dwellers_of(CARDS)).for_draft(meta)
+    return [f.message for f in contract_findings({"合同": [line]}, Draft("A", meta, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+@pytest.mark.parametrize("line, body", [
+    # a Ming shipyard: the step (what 石头 tells) is nowhere; the scene is another
+    ("P-001 推进：石头说鲁师傅失踪前一夜把龙骨的尺寸改了三处，改过的图纸藏在桅杆底座的暗格里",
+     "天刚亮，石头就到了船坞，鲁师傅不在，他一个人刨木板，刨到晌午，吃了两个馍。"),
+    # a colony on Mars: the step of a log read out, the draft only repairs a pump
+    ("P-001 推进：小欧说陈站长停电那晚独自出舱，回来时宇航服膝盖上沾着红色的盐霜",
+     "小欧跟着陈站长检修水泵，换了两个密封圈，又把管道冲洗了一遍。"),
+    # a Tang post station: a rider's tale, and the draft is a meal
+    ("P-001 推进：石头说那个驿卒换马时袖口露出半截金线绣的鱼符，口音像是岭南来的",
+     "石头端上两碗汤饼，鲁师傅吃了一碗，嫌咸，又添了半碗水。"),
+])
+def test_a_promise_step_the_prose_writes_nothing_of_is_warned(line: str, body: str) -> None:
+    found = _step(line, body)
+    assert any("P-001 这一步正文里找不到" in m for m in found), found
+
+
+@pytest.mark.parametrize("line, body", [
+    # the step told in other words that share a pair (图纸, 暗格)
+    ("P-001 推进：石头说鲁师傅失踪前一夜把龙骨的尺寸改了三处，改过的图纸藏在桅杆底座的暗格里",
+     "石头压低了嗓子：“师傅走前那夜，图纸动过，就塞在底下的暗格里。”"),
+    # a short step (under eleven pairs) may be told in any words
+    ("P-001 推进：小欧说站长出过舱", "小欧说，陈站长那晚一个人出去过。"),
+])
+def test_a_promise_step_told_or_short_says_nothing(line: str, body: str) -> None:
+    assert not any("这一步正文里找不到" in m for m in _step(line, body))
