@@ -2355,8 +2355,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
                 # turn-taking goes to the other party of the exchange (one alive: a memory's voice is no party), an
                 # attribution to nobody
-                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead), None) \
-                    if guessed and alone else None
+                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead
+                                and (not ctx.cast or s in ctx.cast)), None) if guessed and alone else None
+                # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
+                # before is no party — K3, stop 55)
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
@@ -2379,7 +2381,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                         or outside[m.end(1):m.end(1) + 1] == "的":
                     continue  # 是师父的字：…: the name owns what the colon lists, it says nothing
                 words = _sentence_rest(outside, m.end())
-                if words.strip():
+                if WORDED.search(words):  # 娘托人写的字：“…”。: the quote after the colon is taken (blank here), not said again
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
                     taken.append(held.add(m.start(), m.end() + len(words)))
             # 敲得他心头一片雪亮：… — a pronoun's clause ending in a colon: the words of the person it stands for
@@ -2468,6 +2470,11 @@ WORDS_MAX = 600
 """The most characters of one person's thought or colon clause (the labelled chapters' longest
 sentence has under 400): a line of thousands of 许砚知道 without a sentence end gave each its
 whole rest of the line, thousands of voices the length of the line."""
+
+
+WORDED = re.compile(r"[\w]")
+"""What makes the rest of a sentence after a colon words (a letter, a digit): a quote there is read on its own and blanked,
+and the stop after it says nothing (K3, stop 55)."""
 
 
 def _sentence_rest(text: str, at: int) -> str:

@@ -18,7 +18,8 @@ import re
 
 import pytest
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, _handover_told, _named_in, _spoken_of, contract_findings, dwellers_of
+from lw_storyrepo.checks import (ERROR, WARN, CheckContext, _handover_told, _named_in, _spoken_of, contract_findings,
+                                  dwellers_of, voices)
 from lw_storyrepo.continuity import World, _not_spoken_now
 from lw_storyrepo.drafts import Draft
 
@@ -143,3 +144,30 @@ def test_a_promise_step_the_prose_writes_nothing_of_is_warned(line: str, body: s
 ])
 def test_a_promise_step_told_or_short_says_nothing(line: str, body: str) -> None:
     assert not any("这一步正文里找不到" in m for m in _step(line, body))
+
+
+def _voices(body: str, cast: list[str], pov: str) -> list[tuple[int, str | None, str]]:
+    people = {"鲁师傅": "鲁师傅", "石头": "石头", "阿秀": "阿秀", "陈站长": "陈站长", "小欧": "小欧", "老吴": "老吴"}
+    ctx = CheckContext(dict(people), [], [], [], 0, set(people), set(), people=set(people)).for_draft({"在场": cast, "视角": pov})
+    return [(v.line, v.speaker, v.words) for v in voices(ctx, body.split("\n")) if v.speaker is not None]
+
+
+@pytest.mark.parametrize("body, cast, pov, writer", [
+    # a Ming shipyard: an address written on a box, then the reader speaks to the one beside him
+    ("木匣上是鲁师傅写的字：“龙江船厂 石头收”。石头拿着木匣进了屋，阿秀在灯下补网。\n\n“阿秀，师傅来信了，我念给你听。”",
+     ["石头", "阿秀"], "石头", "鲁师傅"),
+    # a colony on Mars: a label in the station chief's hand, then a call to the one in the room
+    ("舱门上贴着陈站长留的条：“小欧 取件”。小欧撕下纸条，老吴在舱里拧螺丝。\n\n“老吴，站长给我留了东西。”",
+     ["小欧", "老吴"], "小欧", "陈站长"),
+])
+def test_a_writer_read_before_is_no_party_of_the_talk(body: str, cast: list[str], pov: str, writer: str) -> None:
+    heard = _voices(body, cast, pov)
+    assert [w for _line, who, w in heard if who == writer and not w.strip(" 。")] == []  # no blank voice after the colon
+    assert all(who != writer for line, who, _w in heard if line > 0)  # the call later is not the writer's
+
+
+def test_words_after_a_colon_and_a_cast_member_answering_are_still_voices() -> None:
+    heard = _voices("鲁师傅压低了嗓子：龙骨还没干。", ["鲁师傅", "石头"], "石头")
+    assert [who for _l, who, _w in heard] == ["鲁师傅"]
+    heard = _voices("石头进了屋。\n\n阿秀抬头问：“回来了？”\n\n“回来了。”", ["石头", "阿秀"], "石头")
+    assert (2, "阿秀", "回来了？") in heard
