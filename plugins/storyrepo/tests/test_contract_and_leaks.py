@@ -612,7 +612,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
       ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏"), ("泄密-4.md", "苏娥")],
-     6),  # 7 -> 6: K2's contract round (stop 54: 第四燧 only inside 孙赏说…, the telling in the prose)
+     5),  # 6 -> 5: K3's contract round (stop 55: 泄密-2's dead 田广 no longer given a voice)
+    # 7 -> 6: K2's contract round (stop 54: 第四燧 only inside 孙赏说…, the telling in the prose)
     # 10 -> 9: the thirty-fourth round (H4, stop 53: 孙候长 is no 候长 of the cards — 坞钥 in nobody else's hands);
     # 9 -> 7: K1's contract round (stop 53: 第四燧北头 met by 你们这儿北头; 好-5 no longer sent back)
     # an 1887 漠河 胭脂沟 gold field written blind at stop 53, an evaluation set: first run 6/15, 3/5, 4/5 and 5 false
