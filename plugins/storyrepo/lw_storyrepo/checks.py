@@ -832,7 +832,8 @@ searches the draft for each of their forms once, not once a line (lines × forms
 def _named(form: str, body: str) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
-    character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    character but a pronoun, 的 or a word that only ever stands before a noun (:data:`KIN_LED_BY`: 是娘托人写的,
+    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
     seen: dict[str, bool] = _NAMED_SEEN.of(body, dict)
     hit = seen.get(form)
     if hit is None:
@@ -843,8 +844,14 @@ def _named(form: str, body: str) -> bool:
 def _named_in(form: str, body: str) -> bool:
     if len(form) != 1:
         return present(form, body)
-    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
+    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[{KIN_LED_BY}])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
                      body) is not None
+
+
+KIN_LED_BY = "我你他她咱俺的是给跟和同对向让叫被把替像问找陪随与帮喊"
+"""The characters a one-character word of a relation (娘, 爹) may follow and still be a word of its own (:func:`_named`):
+the pronouns, 的, and the copula, prepositions and verbs that take a person after them (是娘托人写的, 给爹捎去, 跟娘说,
+叫娘) — none ends a longer word in 娘/爹/妈/哥 (姑娘, 新娘, 老娘, 干爹, 大哥 stay out: K3, stop 55)."""
 
 
 _DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
@@ -1127,9 +1134,25 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到它被拒绝、没有或没做成：请确认这件事发生了",
                                        line_no, excerpt=refused))
+        step = _STEP.search(text) if ids and ctx is not None and len(out) == first else None
+        if step is not None and ctx is not None and len(words := _event_words(ctx, step.group("step"))) >= STEP_WORDS_MIN \
+                and not any(w in _pair_spots(body) for w in words):
+            # the promise is moved in the front matter, and nothing of the step the line says is in the prose
+            out.append(Finding("合同", WARN, f"合同「{shown}」要写的 {'、'.join(ids)} 这一步正文里找不到：人物写到了，"
+                                             f"这一步的事（{clipped('、'.join(sorted(words)))}）一个字眼也没有写到，"
+                                             "请确认写到了", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{shown}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+_STEP = re.compile(r"P-\d{3,}[^：:，。]{0,6}[：:](?P<step>.+)")
+"""A promise line's step, after its id and move word (P-002 推进：韩玉兰说阿大走前把…)."""
+STEP_WORDS_MIN = 11
+"""How many telling pairs (:func:`_event_words`) a promise line's step needs before prose that writes none of them is
+warned (K3, stop 55): a step says who told what, in words the telling repeats. Read from the development pool's 1,300
+promise lines: every line of a draft that writes its step has at most 10 such pairs when none is in the prose; a draft
+that leaves the step out writes none of 11 to 16 (合同-2 of 二十四, 二十六, 二十八, 三十一, 三十二, 三十五, 三十七)."""
 
 
 _PLACE_OWNS = re.compile(r"的?([\u4e00-\u9fff]{2})")
@@ -1223,7 +1246,7 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
     A taking back planned, not done (再把钥匙还给他, 明天还: :data:`_PLANNED` in its clause) or done by the one it went to
     (the first name of ``receiver``, the contract line after its verb) for themselves (马春生把钥匙揣回了怀里) is none:
     only one by or to the giver (``giver``, the line before 把) counts (R54)."""
-    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
+    forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing), *_head_after_ba(ctx, thing)}, key=len, reverse=True)
     sentences = [m.group() for m in SENTENCE.finditer(body)]
     named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
     given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
@@ -1238,6 +1261,22 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
                    and _back_done(sentences[k], m, givers, takers)
                    for k in named if k >= first
                    for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
+
+
+def _head_after_ba(ctx: CheckContext, thing: str) -> tuple[str, ...]:
+    """A held thing by its one-character head after 把 (把笔递到他手里, 把笔要了回去 for 描金笔): 把 puts a thing the
+    reader already knows before its verb, so the head alone is that one — when the name is longer than its head,
+    no other name or thing the book knows ends with it and the head names nothing itself (K3, stop 55)."""
+    head = thing[-1:]
+    if len(thing) < 2 or head in ctx.aliases or not _only_head(ctx, thing):
+        return ()
+    return (f"把{head}",)
+
+
+def _only_head(ctx: CheckContext, thing: str) -> bool:
+    """Whether no other name or held thing of the book ends with ``thing``'s last character."""
+    others = {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
+    return not any(o.endswith(thing[-1]) and ctx.aliases.get(o, o) != ctx.aliases.get(thing, thing) for o in others if o != thing)
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
@@ -2324,8 +2363,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
                 # turn-taking goes to the other party of the exchange (one alive: a memory's voice is no party), an
                 # attribution to nobody
-                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead), None) \
-                    if guessed and alone else None
+                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead
+                                and (not ctx.cast or s in ctx.cast)), None) if guessed and alone else None
+                # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
+                # before is no party — K3, stop 55)
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
@@ -2348,7 +2389,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                         or outside[m.end(1):m.end(1) + 1] == "的":
                     continue  # 是师父的字：…: the name owns what the colon lists, it says nothing
                 words = _sentence_rest(outside, m.end())
-                if words.strip():
+                if WORDED.search(words):  # 娘托人写的字：“…”。: the quote after the colon is taken (blank here), not said again
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
                     taken.append(held.add(m.start(), m.end() + len(words)))
             # 敲得他心头一片雪亮：… — a pronoun's clause ending in a colon: the words of the person it stands for
@@ -2358,8 +2399,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                     continue
                 who = _referent(ctx, marks.person_before(m.start()), subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
-                if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
-                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them
+                if who and words.strip() and (names is None or (_called_at_start(ctx, names, words) != who
+                                                                and not _spoken_of(ctx, names, words, who))):
+                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them; nor one they speak of
+                    # (他心里明白：…老周是挡了人家的道 — 他 is not 老周)
                     yield Voice(who, words, i, m.start() + 1, True)
                     taken.append(held.add(m.start(), m.end() + len(words)))
         rest_of_line = _blanked(outside, taken)  # what is left once the people's words are taken out is the narration's
@@ -2392,6 +2435,12 @@ def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> s
     if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
         return None
     return ctx.aliases.get(m.group(), m.group())
+
+
+def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) -> bool:
+    """Whether ``words`` name ``who`` (any name of theirs) as someone spoken of: one does not name oneself by name in
+    one's own thoughts, so a pronoun's guessed referent named there is not the one thinking them (K3, stop 55)."""
+    return any(ctx.aliases.get(m.group(), m.group()) == who for m in names.finditer(words))
 
 
 CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
@@ -2429,6 +2478,11 @@ WORDS_MAX = 600
 """The most characters of one person's thought or colon clause (the labelled chapters' longest
 sentence has under 400): a line of thousands of 许砚知道 without a sentence end gave each its
 whole rest of the line, thousands of voices the length of the line."""
+
+
+WORDED = re.compile(r"[\w]")
+"""What makes the rest of a sentence after a colon words (a letter, a digit): a quote there is read on its own and blanked,
+and the stop after it says nothing (K3, stop 55)."""
 
 
 def _sentence_rest(text: str, at: int) -> str:

@@ -2650,8 +2650,9 @@ def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_pla
     return f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远"
 
 
-WRITTEN = re.compile(r"(?:写|记|刻|题|批|留)(?:的|着|下|道|了)?[：:]\s*$")
-"""Words written down before a colon (是阿爸写的：收定金，八千): a trace of someone, not their voice now."""
+WRITTEN = re.compile(r"(?:写|记|刻|题|批|留)(?:的|着|下|道|了)?(?:字|话|条|是)?[：:]\s*$")
+"""Words written down before a colon (是阿爸写的：收定金，八千; 是娘托人写的字：…, 写的是：…): a trace of someone, not
+their voice now."""
 OPENING_QUOTES = "“「『‘\"'"
 """The marks that open written words after their colon (周大炮写：“…”): read past, as blank space is."""
 REPORTED = re.compile(r"[“「][^”」‘’]{0,6}?(?:说|讲|道|问)(?:过|了)?[：:，,]?\s*[‘『]")
@@ -2671,7 +2672,7 @@ def _not_spoken_now(line: str, at: int, words: str) -> bool:
     colon = end
     while colon > 0 and (line[colon - 1].isspace() or line[colon - 1] in OPENING_QUOTES):
         colon -= 1  # 周大炮写：“我想了好几夜…” (a dead man's diary read now): the quote mark stands between (F9)
-    if WRITTEN.search(line, max(0, colon - 3), colon):  # what ends at the colon before the words
+    if WRITTEN.search(line, max(0, colon - 4), colon):  # what ends at the colon before the words
         k = bisect.bisect_left(stops, end)
         if not FRESH.search(line, stops[k - 1] + 1 if k else 0, end):
             return True
