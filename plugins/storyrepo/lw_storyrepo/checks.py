@@ -43,7 +43,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation, found_at, starts_of
+from lw_storyrepo.wordsre import Spots, alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -764,7 +764,7 @@ def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> lis
 
 def _visit(place: str, line: str) -> bool:
     """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
-    return any(GO_TO.search(line[max(0, at - 2):at]) for at in starts_of(place, line))
+    return any(GO_TO.search(line[max(0, at - 2):at]) for at in _spots(place, line))
 
 
 AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
@@ -1140,15 +1140,25 @@ def _leftmost_longest(words: list[str], line: str) -> list[int]:
     thousands of places compiled its own)."""
     found: list[tuple[int, int]] = []  # (where, minus the length) of every mention, overlapping ones too
     for word in set(words) - {""}:
-        at = line.find(word)
-        while at >= 0:
-            found.append((at, -len(word)))
-            at = line.find(word, at + 1)
+        found.extend((at, -len(word)) for at in _every(word, line))
     ends: list[int] = []
     for at, minus in sorted(found):
         if not ends or at >= ends[-1]:
             ends.append(at - minus)
     return ends
+
+
+def _every(word: str, line: str) -> list[int]:
+    """Every start of ``word`` (not empty) in a contract line, overlapping ones too (:meth:`Spots.every` for a long
+    line, as :func:`_spots`)."""
+    if len(line) >= LINE_SPOTS_MIN:
+        return _LINE_SPOTS.of(line, lambda: Spots(line)).every(word)
+    out: list[int] = []
+    at = line.find(word)
+    while at >= 0:
+        out.append(at)
+        at = line.find(word, at + 1)
+    return out
 
 
 class _Starting:
@@ -1184,7 +1194,7 @@ def _owner_only(ctx: CheckContext, term: str, line: str, body: str,
             return False
     elif not ctx.is_person(canonical) or APPEAR.search(line):
         return False
-    forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and v in line), key=len, reverse=True)
+    forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and _every(v, line)), key=len, reverse=True)
     spots = _leftmost_longest(forms, line)
     owned = [(_PLACE_OWNS if place else _PERSON_OWNS).match(line, end) for end in spots]
     known = things or functools.partial(_things_of, ctx)
@@ -1608,7 +1618,7 @@ _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发
 def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
-    spots = list(starts_of(term, line))
+    spots = _spots(term, line)
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
 
@@ -1625,7 +1635,7 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
     if ctx is None:
         return False
     starts = ctx.name_index().by_start
-    for end in (at + len(term) for at in starts_of(term, line)):  # no pattern per term (thousands on a line; A13)
+    for end in (at + len(term) for at in _spots(term, line)):  # no pattern per term (thousands on a line; A13)
         inner = next((n for n in starts.get(line[end:end + 2], ()) if n != term and line.startswith(n, end)), None)
         # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
         if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
@@ -1765,14 +1775,21 @@ def _only_telling(term: str, line: str) -> bool:
 
 
 def _spots(term: str, line: str) -> list[int]:
-    """Where ``term`` (not empty) stands in ``line``, each after the last's end: no pattern compiled per term, nor the
-    rest of the line copied at each (a contract line of thousands of places read each term so; A12, stop 53)."""
-    out: list[int] = []
-    at = line.find(term)
-    while at >= 0 and term:
-        out.append(at)
-        at = line.find(term, at + len(term))
-    return out
+    """Where ``term`` stands in a contract line, each after the last's end (:func:`starts_of`; an empty term nowhere):
+    no pattern compiled per term, nor the rest of the line copied at each (A12, stop 53); a long line is cut once into
+    :class:`Spots` and each term looked up, not searched for again from the line's start (a line of 4,000 places, each
+    asked by several rules, walked the line 20,000 times: 13 s at the draft cap; A14, stop 55)."""
+    if not term:
+        return []
+    if len(line) < LINE_SPOTS_MIN:
+        return list(starts_of(term, line))
+    return _LINE_SPOTS.of(line, lambda: Spots(line)).of(term)
+
+
+LINE_SPOTS_MIN = 256
+"""A line this long or longer is read by :class:`Spots` (:func:`_spots`); a shorter one by ``str.find``."""
+_LINE_SPOTS = PerProse()
+"""The long contract line :func:`_spots` read last and its :class:`Spots`."""
 
 
 PERSON_WORDS = {

@@ -1,0 +1,72 @@
+"""Hostile input, a fourteenth look: stop 54's readers of a contract line and of a draft (figures in
+bench/story_hostile.py, ``fourteenth_``).
+
+- A contract line of thousands of places, each telling of a thing (寄一盒X城点心、一盒Y城点心…), was searched for each
+  place from its start by several rules (where the place stands, whether it only tells of a thing, whether it is a
+  district, a visit, whence someone comes, which of its forms the line holds): each search walked the rest of a
+  30,000-character line, 20,000 walks (13 s at the draft cap, 6.5× from half the cap to the cap). A long line is now
+  cut once into :class:`~lw_storyrepo.wordsre.Spots` and each place looked up (:func:`~lw_storyrepo.checks._spots`).
+
+Each is read through its result and its work (the line's cuts), never timed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lw_storyrepo import checks, wordsre
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.continuity import World
+from lw_storyrepo.drafts import Draft
+from lw_storyrepo.wordsre import Spots, starts_of
+
+
+def _places(k: int) -> list[str]:
+    return [chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000) + "城" for i in range(k)]
+
+
+def _contract(lines: list[str], body: str, places: list[str]) -> list[tuple[str, str]]:
+    cards: dict[str, dict[str, object]] = {"许砚": {"位置": "省城", "持有": ["旧怀表"]}}
+    aliases = {"许砚": "许砚", **{p: p for p in places}}
+    world = World(cards, dict(aliases), set(places), {"旧怀表"}, ("普通人",), None, {}, {})
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), {"旧怀表"}, world=world, people=set(cards),
+                       dwellers=dwellers_of(cards)).for_draft({})
+    return [(f.severity, f.message) for f in contract_findings({"合同": lines}, Draft("A", {}, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+@pytest.mark.parametrize("k", [3, 2000])
+def test_a_line_of_thousands_of_places_telling_of_a_thing_is_cut_once(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    places = _places(k)
+    line = "许砚寄" + "、".join("一盒" + p + "点心" for p in places)
+    cuts: list[int] = []
+    original = Spots._pieces
+    monkeypatch.setattr(Spots, "_pieces", lambda self, n: (n in self._cut or cuts.append(n) or True) and original(self, n))
+    found = _contract([line], "许砚拿出一张点心。" * 2000 + "许砚把点心递过去。", places)
+    assert found == []  # each place only tells where the 点心 is from; the prose gives the 点心 itself
+    if k > 3:  # a long line: one cut per length asked (the places' 3, their forms' 2), not a walk of the line per place and rule
+        assert sorted(cuts) == [2, 3]
+    else:  # a short one is searched as before
+        assert cuts == []
+    assert [s for s, _ in _contract([line], "许砚坐着发呆。", places)][:1] in ([ERROR], [WARN])
+
+
+def test_a_long_line_is_read_as_a_short_one() -> None:
+    """Random lines over a small alphabet (overlaps, repeats, words longer than the cut): where each word stands, and the
+    leftmost-longest ends, as ``str.find`` reads them."""
+    rng = random.Random(14)
+    for _ in range(400):
+        alphabet = "那这城点心一盒ab"[:rng.randint(2, 9)]
+        line = "".join(rng.choice(alphabet) for _ in range(rng.choice([20, 300, 700])))
+        words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, wordsre.SPOTS_CUT_MAX + 4))) for _ in range(5)]
+        for word in words:
+            assert checks._spots(word, line) == list(starts_of(word, line))
+            assert checks._every(word, line) == [i for i in range(len(line)) if line.startswith(word, i)]
+        found = sorted((at, -len(w)) for w in set(words) for at in range(len(line)) if line.startswith(w, at))
+        ends: list[int] = []
+        for at, minus in found:
+            if not ends or at >= ends[-1]:
+                ends.append(at - minus)
+        assert checks._leftmost_longest(words, line) == ends
+    assert checks._spots("", "城" * 300) == [] and Spots("城" * 300).of("") == []
