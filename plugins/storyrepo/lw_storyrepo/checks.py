@@ -862,10 +862,41 @@ def _tails(ctx: CheckContext, term: str) -> list[str]:
     other name or thing the book knows ends with that tail, and the tail itself names nothing else."""
     if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
         return []
-    others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
-              if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
+    canonical = ctx.aliases.get(term, term)
+    ends = _name_ends(ctx)
     return [tail for tail in (term[k:] for k in range(1, len(term) - 1))
-            if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+            if tail not in ctx.aliases and not any(n != term and ctx.aliases.get(n, n) != canonical
+                                                   for n in ends.ending_with(tail))]
+
+
+class _NameEnds:
+    """Which of many names end with a text: the names sorted by their reversed spelling, those ending with it one run
+    of them (found by bisection), not every name tried (a contract of hundreds of lines each handing over one of a
+    card's thousands of things tried each of those things against each tail of each: lines × things; A14, stop 55)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        pairs_ = sorted((n[::-1], n) for n in set(names))
+        self.reversed = [r for r, _ in pairs_]
+        self.names = [n for _, n in pairs_]
+
+    def ending_with(self, tail: str) -> Iterator[str]:
+        """The names ending with ``tail`` (not empty), in the order of their reversed spelling."""
+        wanted = tail[::-1]
+        for i in range(bisect_left(self.reversed, wanted), len(self.reversed)):
+            if not self.reversed[i].startswith(wanted):
+                return
+            yield self.names[i]
+
+
+def _name_ends(ctx: CheckContext) -> _NameEnds:
+    """:class:`_NameEnds` of every name, thing and world thing :func:`_tails` tells a tail apart from, built once while
+    the context's names and things are the same dicts and sets (a draft's context, with its own names, builds its own)."""
+    world_items = ctx.world.items if ctx.world is not None else set()
+    kept = ctx._by_book.get("name ends")
+    if kept is None or any(a is not b for a, b in zip(kept[0], (ctx.aliases, ctx.items, world_items))):
+        kept = ctx._by_book["name ends"] = ((ctx.aliases, ctx.items, world_items),
+                                            _NameEnds([*ctx.aliases, *ctx.items, *world_items]))
+    return cast(_NameEnds, kept[1])
 
 
 _LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“”\n的]?)?"

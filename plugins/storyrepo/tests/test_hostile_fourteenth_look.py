@@ -6,20 +6,24 @@ bench/story_hostile.py, ``fourteenth_``).
   district, a visit, whence someone comes, which of its forms the line holds): each search walked the rest of a
   30,000-character line, 20,000 walks (13 s at the draft cap, 6.5× from half the cap to the cap). A long line is now
   cut once into :class:`~lw_storyrepo.wordsre.Spots` and each place looked up (:func:`~lw_storyrepo.checks._spots`).
+- The patterns the dead's and the held's doings are read with (:func:`~lw_storyrepo.continuity._not_so`: seven, of
+  everyone's names and the book's things) were compiled for each draft: now once while their sources read the same.
 
 Each is read through its result and its work (the line's cuts), never timed."""
 
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import replace
 
 import pytest
 
-from lw_storyrepo import checks, wordsre
+from lw_storyrepo import checks, continuity, wordsre
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
 from lw_storyrepo.continuity import World
 from lw_storyrepo.drafts import Draft
-from lw_storyrepo.wordsre import Spots, starts_of
+from lw_storyrepo.wordsre import Spots, alternation, starts_of
 
 
 def _places(k: int) -> list[str]:
@@ -70,3 +74,49 @@ def test_a_long_line_is_read_as_a_short_one() -> None:
                 ends.append(at - minus)
         assert checks._leftmost_longest(words, line) == ends
     assert checks._spots("", "城" * 300) == [] and Spots("城" * 300).of("") == []
+
+
+# The patterns the dead's and the held's doings are read with (continuity._not_so): compiled for each draft of a book of
+# thousands of names and things, read again whenever re's cache of 512 had been pushed out (a card of 4,000 things).
+
+def test_the_patterns_of_the_dead_are_compiled_once_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    things = {"物" + p for p in _places(300)}
+    cards = {"陈守礼": {"姓名": "陈守礼", "状态": "已死"}, "许砚": {"姓名": "许砚", "持有": sorted(things)}}
+    aliases = {"陈守礼": "陈守礼", "陈伯": "陈守礼", "许砚": "许砚"}
+    world = World(cards=cards, aliases=aliases, items=things)
+    built: list[str] = []
+    original = continuity._lately_pattern
+    monkeypatch.setattr(continuity, "_lately_pattern", lambda forms: built.append(forms) or original(forms))
+    text = "许砚说：“我就是陈守礼。”\n“陈伯前儿还在我这儿喝了酒。”"
+
+    def found(w: World) -> set[str]:
+        return {f.message for f in continuity.check_continuity(w, {}, text.split("\n"), 1, [], re.compile(alternation(w.aliases))) if f.kind == "连贯"}
+
+    first = found(world)
+    assert first and all("陈守礼" in m for m in first)  # the dead speaks, and is said to have drunk lately
+    for _ in range(3):  # each draft: the same book, its names in another dict (checks.check_draft's replace)
+        assert found(replace(world, aliases=dict(aliases))) == first
+    assert len(built) == 1  # once a book, not once a draft
+    assert found(replace(world, aliases={**aliases, "守礼": "陈守礼"})) == first | set() and len(built) == 2  # new names
+
+
+# The shorter names of a held thing (checks._tails: 蟒袍 of 金丝蟒袍), asked for each thing a contract line hands over:
+# each tail was tried against every name and thing of the book (hundreds of handover lines beside a card of thousands
+# of things: lines × things, 80 s of a 180 s check at the draft cap).
+
+def test_the_tails_of_a_thing_are_looked_up_not_tried_against_every_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    things = {"物" + p[:2] + "表" for p in _places(2000)} | {"金丝蟒袍", "青铜古镜", "古镜"}
+    aliases = {"许砚": "许砚", "小许": "许砚", "蟒袍": "许砚"}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), things, world=World(items={"家账本"}), people={"许砚"})
+    built: list[int] = []
+    original = checks._NameEnds.__init__
+    monkeypatch.setattr(checks._NameEnds, "__init__", lambda self, names: built.append(1) or original(self, names))
+    names = [*aliases, *things, "家账本"]
+    for term in sorted(things)[:300] + ["金丝蟒袍", "青铜古镜", "家账本", "无名"]:
+        expected = [] if term not in things | {"家账本"} else \
+            [tail for tail in (term[k:] for k in range(1, len(term) - 1)) if tail not in aliases
+             and not any(n.endswith(tail) and n != term and aliases.get(n, n) != aliases.get(term, term) for n in names)]
+        assert checks._tails(ctx, term) == expected
+    assert checks._tails(ctx, "金丝蟒袍") == ["丝蟒袍"] and checks._tails(ctx, "青铜古镜") == ["铜古镜"]
+    assert checks._tails(ctx, "家账本") == ["账本"]
+    assert built == [1]  # the book's names read once, not once a thing asked
