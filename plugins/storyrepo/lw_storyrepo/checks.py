@@ -908,6 +908,8 @@ def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe); with its looks between
     (那本蓝布面的旧账本 for 家账本) only when the prose brings in no other of the kind (一把白色的键盘)."""
     for tail in _tails(ctx, term):
+        if tail not in body:
+            continue  # each pattern needs it: none compiled for a tail the prose never writes (A14, stop 55)
         t = re.escape(tail)
         if re.search(_DEMONSTRATIVE + t, body) or (re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + t, body)
                                                    and not re.search(rf"一[{_MEASURE}]{_LOOKS_BETWEEN}{t}", body)):
@@ -1956,22 +1958,61 @@ def _new_one(before: str) -> bool:
     return re.search(f"一[{_MEASURE}]$", before[-2:]) is not None
 
 
+def _kinds_held(ctx: CheckContext) -> Counter[str]:
+    """How many of the things characters hold (:attr:`CheckContext.items`) end with each character: counted once while
+    the context's things are the same set, not every thing tried for each thing a contract line names (hundreds of
+    lines beside a card of thousands of things; A14, stop 55)."""
+    kept = ctx._by_book.get("kinds held")
+    if kept is None or kept[0] is not ctx.items:
+        kept = ctx._by_book["kinds held"] = (ctx.items, Counter(other[-1:] for other in ctx.items if other))
+    return cast("Counter[str]", kept[1])
+
+
 def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose calls by its kind alone (这尺子, 一把尺 for 乌木尺): the only thing
     of that kind the book knows, and its name longer than the kind."""
     head = term[-1:]
     if term not in ctx.items or len(term) < 2 or not head:  # 铜哨 → 哨子, 一只哨
         return False
-    if any(other != term and other.endswith(head) for other in ctx.items):
+    if _kinds_held(ctx)[head] > 1:  # another thing of the book ends with it too (term is one of them)
         return False
     # a measure word after a number or 那/这 (一把尺, 那把尺): 把 alone is the particle of 把符纸对折, not a measure;
     # 那/这 alone before a kind no measure word spells (这表), unless the prose brings in another of the kind
     # (借了一柄铁剑…这剑早就裂了)
-    h = re.escape(head)
-    if re.search(rf"{h}子|(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]{h}", body, re.M):
+    counted, pointed, brought_in = _KINDS_SAID.of(body, lambda: _kinds_said(body))
+    if head in counted:
         return True
-    return head not in _MEASURE and re.search(rf"[那这]{h}", body) is not None \
-        and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
+    return head not in _MEASURE and head in pointed and head not in brought_in
+
+
+_COUNTING = frozenset("一两二三四五六七八九十几半那这每哪整")
+_NOT_BETWEEN = frozenset("，,。！？；;“”\n")
+_KINDS_SAID = PerProse()
+"""The prose :func:`_by_kind` last read and :func:`_kinds_said` of it."""
+
+
+def _kinds_said(body: str) -> tuple[set[str], set[str], set[str]]:
+    """What :func:`_by_kind` asks of the prose for a kind ``h`` (one character), for every character at once, read in
+    one pass of the prose (three patterns compiled and searched for each thing a contract line named: hundreds of lines
+    beside a card of thousands of things; A14, stop 55): the characters that ``h子`` or
+    ``(?:[一两…整]|^)[量词]h`` (``^`` a line's start) finds; those that ``[那这]h`` finds; those that
+    ``一[量词][^，,。！？；;“”\\n]{0,4}?h`` finds."""
+    counted: set[str] = set()
+    pointed: set[str] = set()
+    brought_in: set[str] = set()
+    for i, c in enumerate(body):
+        if body.startswith("子", i + 1):
+            counted.add(c)
+        if i >= 1 and body[i - 1] in _MEASURE and (i == 1 or body[i - 2] in _COUNTING or body[i - 2] == "\n"):
+            counted.add(c)
+        if i >= 1 and body[i - 1] in "那这":
+            pointed.add(c)
+        if c == "一" and body[i + 1:i + 2] and body[i + 1] in _MEASURE:
+            for j in range(i + 2, min(i + 7, len(body))):
+                brought_in.add(body[j])
+                if body[j] in _NOT_BETWEEN:
+                    break
+    return counted, pointed, brought_in
 
 
 HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮团阁台"

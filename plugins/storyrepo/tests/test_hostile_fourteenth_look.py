@@ -120,3 +120,27 @@ def test_the_tails_of_a_thing_are_looked_up_not_tried_against_every_name(monkeyp
     assert checks._tails(ctx, "金丝蟒袍") == ["丝蟒袍"] and checks._tails(ctx, "青铜古镜") == ["铜古镜"]
     assert checks._tails(ctx, "家账本") == ["账本"]
     assert built == [1]  # the book's names read once, not once a thing asked
+
+
+def test_a_thing_called_by_its_kind_is_read_of_the_prose_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """checks._by_kind compiled and searched three patterns of a thing's kind for each thing a line named (and counted
+    the book's things of that kind anew): now one pass of the prose for every kind (:func:`checks._kinds_said`), read
+    as those patterns read it (random proses of their characters)."""
+    rng = random.Random(55)
+    alphabet = "一两那这子\n，尺表剑" + checks._MEASURE[:6] + "ab"
+    for _ in range(500):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        counted, pointed, brought_in = checks._kinds_said(body)
+        for h in set(alphabet):
+            e = re.escape(h)
+            assert (h in counted) == bool(re.search(rf"{e}子|(?:[一两二三四五六七八九十几半那这每哪整]|^)[{checks._MEASURE}]{e}", body, re.M))
+            assert (h in pointed) == bool(re.search(rf"[那这]{e}", body))
+            assert (h in brought_in) == bool(re.search(rf"一[{checks._MEASURE}][^，,。！？；;“”\n]{{0,4}}?{e}", body))
+    things = {"物" + p for p in _places(2000)} | {"乌木尺"}
+    ctx = CheckContext({}, [], [], [], 0, set(), things)
+    read: list[str] = []
+    original = checks._kinds_said
+    monkeypatch.setattr(checks, "_kinds_said", lambda body: read.append(body) or original(body))
+    body = "他拿起那把尺看了看。" * 3000
+    assert [checks._by_kind(ctx, t, body) for t in ["乌木尺", *sorted(things)[:300]]].count(True) >= 1
+    assert checks._by_kind(ctx, "乌木尺", body) and len(read) == 1  # the prose read once for 301 things
