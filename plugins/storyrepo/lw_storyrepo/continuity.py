@@ -3631,7 +3631,10 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
         if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
                 (read[1][1], read[1][2]) >= (month, day):
             continue
-        beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
+        # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
+        # draft's lines squared: thousands of entries; A14, stop 55)
+        beside = [next((lines[j] for j in range(k, stop, step) if lines[j].strip()), "")
+                  for k, step, stop in ((i - 1, -1, -1), (i + 1, 1, len(lines))) if 0 <= k < len(lines)]
         if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside) \
                 or any(NOT_AN_ENTRY.search(t) for t in beside) \
                 or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):

@@ -144,3 +144,15 @@ def test_a_thing_called_by_its_kind_is_read_of_the_prose_once(monkeypatch: pytes
     body = "他拿起那把尺看了看。" * 3000
     assert [checks._by_kind(ctx, t, body) for t in ["乌木尺", *sorted(things)[:300]]].count(True) >= 1
     assert checks._by_kind(ctx, "乌木尺", body) and len(read) == 1  # the prose read once for 301 things
+
+
+def test_entries_far_apart_read_their_nearest_paragraphs() -> None:
+    """continuity._entry_dated reads the nearest paragraph with text on each side of an entry (walked by index now, not
+    by a copy of every line before it): blank lines between change nothing, and thousands of entries are each read."""
+    entry = "“2024年10月12日，晴，北风。”"
+    for gap in ("", "\n \n", "\n" * 500):
+        lines = ("他在灯下写下：" + gap + "\n" + entry + "\n" + gap + "写完他合上本子。").split("\n")
+        assert len(continuity._entry_dated("2024年10月13日", lines, 1)) == 1
+        assert continuity._entry_dated("2024年10月12日", lines, 1) == []  # written the day it names
+    lines = ("他在灯下写下：\n" + (entry + "\n") * 3000).split("\n")
+    assert len(continuity._entry_dated("2024年10月13日", lines, 1)) == 1  # only the first has 写 beside it
