@@ -1264,8 +1264,8 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
     (the first name of ``receiver``, the contract line after its verb) for themselves (马春生把钥匙揣回了怀里) is none:
     only one by or to the giver (``giver``, the line before 把) counts (R54)."""
     forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing)}, key=len, reverse=True)
-    sentences = [m.group() for m in SENTENCE.finditer(body)]
-    named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
+    starts, ends, sentences = _SENTENCES_READ.of(body, lambda: _sentences_of(body))
+    named = _sentences_naming(body, forms, starts, ends)
     given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
                   for g in [GIVING.search(sentences[j])] if g is not None), None)
     if given is None:
@@ -1278,6 +1278,36 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
                    and _back_done(sentences[k], m, givers, takers)
                    for k in named if k >= first
                    for m in _TAKEN_BACK.finditer(sentences[k], verb.end() if k == first else 0))
+
+
+_SENTENCES_READ = PerProse()
+"""The prose :func:`_handover_told` last read and :func:`_sentences_of` it."""
+
+
+def _sentences_of(body: str) -> tuple[list[int], list[int], list[str]]:
+    """The starts, the ends and the text of each :data:`SENTENCE` of ``body``: split once a prose, not once for each
+    handover line (hundreds of them; A14, stop 55)."""
+    found = list(SENTENCE.finditer(body))
+    return [m.start() for m in found], [m.end() for m in found], [m.group() for m in found]
+
+
+def _sentences_naming(body: str, forms: Iterable[str], starts: list[int], ends: list[int]) -> list[int]:
+    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of`) holding one of ``forms``
+    whole: each form found in the prose by ``str.find``, a sentence once (the next search from its end), not every
+    sentence searched for every form of each handover line's thing."""
+    if "" in forms:
+        return list(range(len(starts)))
+    named: set[int] = set()
+    for form in forms:
+        at = body.find(form)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at + len(form) <= ends[k]:
+                named.add(k)
+                at = body.find(form, ends[k])
+            else:
+                at = body.find(form, at + 1)
+    return sorted(named)
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:

@@ -156,3 +156,27 @@ def test_entries_far_apart_read_their_nearest_paragraphs() -> None:
         assert continuity._entry_dated("2024年10月12日", lines, 1) == []  # written the day it names
     lines = ("他在灯下写下：\n" + (entry + "\n") * 3000).split("\n")
     assert len(continuity._entry_dated("2024年10月13日", lines, 1)) == 1  # only the first has 写 beside it
+
+
+def test_the_sentences_naming_a_handed_thing_are_found_not_each_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """checks._handover_told split the prose into sentences and searched every sentence for every form of the thing,
+    once for each handover line (hundreds of lines: lines × the prose); now the prose is split once and each form found
+    by ``str.find`` (:func:`checks._sentences_naming`), read as the sentences' own search reads them."""
+    rng = random.Random(56)
+    alphabet = "表怀旧。！\n…?ab"
+    for _ in range(1000):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 50)))
+        forms = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 3))) for _ in range(rng.randint(1, 4))]
+        sentences = [m.group() for m in checks.SENTENCE.finditer(body)]
+        starts, ends, split = checks._sentences_of(body)
+        assert split == sentences
+        assert checks._sentences_naming(body, forms, starts, ends) == \
+            [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
+    things = {"物" + p for p in _places(300)} | {"旧怀表"}
+    ctx = CheckContext({"许砚": "许砚", "林知夏": "林知夏"}, [], [], [], 0, {"许砚", "林知夏"}, things, people={"许砚", "林知夏"})
+    body = "许砚看了看窗外。" * 4000 + "许砚把旧怀表递给林知夏。"
+    split_: list[str] = []
+    original = checks._sentences_of
+    monkeypatch.setattr(checks, "_sentences_of", lambda prose: split_.append(prose) or original(prose))
+    assert [checks._handover_told(ctx, t, body, "许砚", "林知夏") for t in sorted(things)].count(True) == 1
+    assert len(split_) == 1  # once a prose, not once a line
