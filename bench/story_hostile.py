@@ -26,7 +26,10 @@ look) against a pronoun's antecedent read from the paragraphs before it (a long 
 thousands of 他; thousands of short lines of 他) and a contract line of thousands of places asked of the draft; the
 ``thirteenth_`` cases (the thirteenth look) against stop 53's readers — a place met by a spot in it, asked by a line
 naming it thousands of times or by hundreds of lines, and the uses of a held thing by a pronoun in one sentence of
-thousands of clauses.
+thousands of clauses; the ``fourteenth_`` cases (the fourteenth look) against stop 54's contract readers — a line of
+thousands of places each come from or gone to (each searched for in the rest of the line by several rules), and hundreds
+of handover lines each of one of a card's thousands of things (each thing's tails tried against every name, its kind
+searched for in the prose, the prose split into sentences again).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
