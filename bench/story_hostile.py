@@ -438,6 +438,8 @@ def fourteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
         "fourteenth_places_whence": (rostered, HEAD + fill("许砚从城里来到这儿。", n),
                                      ["许砚从" + "、".join(p + "来到" for p in places)]),
         "fourteenth_places_visited": (rostered, HEAD + fill("许砚去城里看了看。", n), ["许砚去" + "去".join(places) + "看妈"]),
+        "fourteenth_telling_lines": (rostered, HEAD + fill("许砚说那年冬天找到他的时候雪很大。\n", n),
+                                     [f"许砚说去年在{p}找到顾衡的时候雪很大" for p in places[:n // 120]]),
         "fourteenth_handover_lines": (holding, HEAD + fill("许砚把物件递给林知夏。", n),
                                       [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),
     }

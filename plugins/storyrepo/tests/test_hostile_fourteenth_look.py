@@ -180,3 +180,24 @@ def test_the_sentences_naming_a_handed_thing_are_found_not_each_searched(monkeyp
     monkeypatch.setattr(checks, "_sentences_of", lambda prose: split_.append(prose) or original(prose))
     assert [checks._handover_told(ctx, t, body, "许砚", "林知夏") for t in sorted(things)].count(True) == 1
     assert len(split_) == 1  # once a prose, not once a line
+
+
+def test_a_kind_of_one_character_is_found_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """checks._kind_word searched the prose with two patterns of a thing's last character for each thing asked; now the
+    prose is read once for every character (:func:`checks._kind_spots`), as those patterns read it."""
+    rng = random.Random(57)
+    alphabet = "一把那这的子尺表\n剑" + checks._MEASURE[:5]
+    for _ in range(1000):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        after, before_zi = checks._kind_spots(body)
+        for h in set(alphabet) - set(checks._KIND_MARKS) - {"子"}:
+            e = re.escape(h)
+            assert after.get(h, []) == [m.start() + 1 for m in re.finditer(f"(?:[{checks._KIND_MARKS}]){e}", body)]
+            assert before_zi.get(h, []) == [m.start() for m in re.finditer(f"{e}子", body)]
+    read: list[str] = []
+    original = checks._kind_spots
+    monkeypatch.setattr(checks, "_kind_spots", lambda prose: read.append(prose) or original(prose))
+    body = "他拿起那把尺看了看。" * 3000
+    assert checks._kind_word("乌木尺", body) == "尺"
+    assert [checks._kind_word("物" + p, body) for p in _places(300)].count(None) >= 290
+    assert len(read) == 1  # once a prose, not once a thing
