@@ -895,11 +895,8 @@ def _name_ends(ctx: CheckContext) -> _NameEnds:
     """:class:`_NameEnds` of every name, thing and world thing :func:`_tails` tells a tail apart from, built once while
     the context's names and things are the same dicts and sets (a draft's context, with its own names, builds its own)."""
     world_items = ctx.world.items if ctx.world is not None else set()
-    kept = ctx._by_book.get("name ends")
-    if kept is None or any(a is not b for a, b in zip(kept[0], (ctx.aliases, ctx.items, world_items))):
-        kept = ctx._by_book["name ends"] = ((ctx.aliases, ctx.items, world_items),
-                                            _NameEnds([*ctx.aliases, *ctx.items, *world_items]))
-    return cast(_NameEnds, kept[1])
+    return ctx.per_book("name ends", (ctx.aliases, ctx.items, world_items),
+                        lambda: _NameEnds([*ctx.aliases, *ctx.items, *world_items]))
 
 
 _LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“”\n的]?)?"
@@ -2024,10 +2021,7 @@ def _kinds_held(ctx: CheckContext) -> Counter[str]:
     """How many of the things characters hold (:attr:`CheckContext.items`) end with each character: counted once while
     the context's things are the same set, not every thing tried for each thing a contract line names (hundreds of
     lines beside a card of thousands of things; A14, stop 55)."""
-    kept = ctx._by_book.get("kinds held")
-    if kept is None or kept[0] is not ctx.items:
-        kept = ctx._by_book["kinds held"] = (ctx.items, Counter(other[-1:] for other in ctx.items if other))
-    return cast("Counter[str]", kept[1])
+    return ctx.per_book("kinds held", (ctx.items,), lambda: Counter(other[-1:] for other in ctx.items if other))
 
 
 def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:

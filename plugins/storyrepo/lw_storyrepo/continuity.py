@@ -3836,7 +3836,8 @@ class _NotSoPatterns(NamedTuple):
 def _not_so_patterns(world: World, forms: str) -> _NotSoPatterns:
     """:func:`_not_so`'s patterns, compiled once while their sources (``forms``, the book's things, everyone's names)
     read the same: kept in :attr:`World._by_book` under one key, the last sources beside them — a draft's own names
-    make :attr:`World.aliases` another dict of the same names, so the sources are compared, not the dicts. Compiled
+    make :attr:`World.aliases` another dict of the same names, so the sources are compared by what they read, not by
+    identity as :func:`per_book` compares its deps (the dicts, or the sources made anew each draft, never are). Compiled
     for each draft before, seven patterns of the book's thousands of names and things were read again each time
     ``re``'s own cache of 512 had been pushed out (a card of 4,000 things: 2 s a draft; A14, stop 55)."""
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
