@@ -2958,12 +2958,18 @@ LUNAR_FEAST_DAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "春节": ((1, 1), (1, 1)), "大年初一": ((1, 1), (1, 1)), "元宵": ((1, 15), (1, 15)), "上元": ((1, 15), (1, 15)),
     "龙抬头": ((2, 2), (2, 2)), "端午": ((5, 5), (5, 5)), "端阳": ((5, 5), (5, 5)), "七夕": ((7, 7), (7, 7)),
     "中元": ((7, 15), (7, 15)), "中秋": ((8, 15), (8, 15)), "重阳": ((9, 9), (9, 9)), "下元": ((10, 15), (10, 15)),
-    "腊八": ((12, 8), (12, 8)), "小年": ((12, 23), (12, 24)), "除夕": ((12, 29), (12, 30)), "大年三十": ((12, 29), (12, 30))}
+    "腊八": ((12, 8), (12, 8)), "小年": ((12, 23), (12, 24)), "除夕": ((12, 29), (12, 30)), "大年三十": ((12, 29), (12, 30)),
+    # the folk names of the same days, by their month and the full moon (T4, stop 55)
+    "七月半": ((7, 15), (7, 15)), "鬼节": ((7, 15), (7, 15)), "盂兰节": ((7, 15), (7, 15)), "八月半": ((8, 15), (8, 15)),
+    "八月节": ((8, 15), (8, 15)), "五月节": ((5, 5), (5, 5)), "灯节": ((1, 15), (1, 15)),
+    "二月二": ((2, 2), (2, 2)), "三月三": ((3, 3), (3, 3)), "九月九": ((9, 9), (9, 9)), "大年夜": ((12, 29), (12, 30)),
+    "年三十": ((12, 29), (12, 30)), "祭灶": ((12, 23), (12, 24))}
 """The lunar days a festival falls on (小年 the 23rd in the north, the 24th in the south; 除夕 the month's
-last day): a lunar book's today said to be one of them must be that day."""
+last day), by its book name or its folk one (七月半, 八月节, 二月二): a lunar book's today said to be one of them must be
+that day."""
 _FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
 FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
-                         rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
+                         rf"(?![的那]|[〇一二三四五六七八九十廿]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
 """A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
 _NOT_DAY_WORDS = frozenset({"明朝"})
 """Day words that are also names (明朝 the Ming: 明朝重阳登高 is a custom of the dynasty): no festival's day."""
@@ -2972,11 +2978,12 @@ _FEAST_LINK = r"是|就是|正是|正逢|逢着|赶上|逢|过"
 FEAST_ON_DAY = re.compile(
     rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d and w not in _NOT_DAY_WORDS)})"
     rf"(?:就|才|已经|已|都)?(?:(?:{_FEAST_LINK})了?(?:个)?|(?=(?:{_FEASTS})(?:节)?了?(?:[，,。！!；;…”」\n]|$)))"
-    rf"({_FEASTS})(?:节)?(?![的那吗么呢]|以前|之前|以后|之后|前后)(?![^。！!；;\n]*[？?])")
+    rf"({_FEASTS})(?:节)?(?![的那吗么呢]|[〇一二三四五六七八九十廿]|以前|之前|以后|之后|前后)(?![^。！!；;\n]*[？?])")
 """A festival the prose puts on a day counted from today (前日重阳, 明天就是中秋, 后天过小年): in a lunar book that day, today
 moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52. A linking verb
 (:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
-明天中秋月饼); silent on a question (明天是中秋吗？) and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
+明天中秋月饼) or a numeral a longer date (明天就是三月三十, not 三月三: T4, stop 55); silent on a question (明天是中秋吗？)
+and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -3313,11 +3320,18 @@ def _world_event(world: World, said: str) -> str | None:
     return next(iter(world.events_holding(said)), None) if len(said) >= 2 else None
 
 
+EVENT_NOUN_LEAST = 3
+"""The fewest characters of a countdown's leading words that name a dated event by its doer alone (检尺组 of 检尺组上山):
+two would name a person's every day (老爷)."""
+
+
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
     """The event or day a countdown names (:data:`COUNTDOWN`'s ``what``), its ``(month, day)`` and whether the world
     or a card dates it: an event the
     world dates whose name holds ``said`` (上线 for 灵犀2.0上线); else one by the word before 日 or 那天 after the
-    owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; or a date itself (十五号, the
+    owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; else by the longest leading
+    part of it, :data:`EVENT_NOUN_LEAST` characters or more, that dated events hold, when they all fall on one day (离检尺组
+    上山 for 十二月十五日陪林业局检尺组上老熊沟验收: the doer named and the doing worded otherwise; T4, stop 55); or a date itself (十五号, the
     coming one of that day)."""
     event = _world_event(world, said)
     if event is not None:
@@ -3327,7 +3341,13 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     if said != core and len(days) == 1:
         return said, days.pop(), True
     date = DATE_SAID.match(said)
-    if date is None or (on := _cn_int(date.group("day"))) is None or not 1 <= on <= 31:
+    if date is None:
+        for k in range(len(said) - 1, EVENT_NOUN_LEAST - 1, -1):  # 检尺组上山 → 检尺组: the doer named, the doing otherwise
+            days = {world.dated[e] for e in world.events_holding(said[:k])}
+            if days:
+                return (said, days.pop(), True) if len(days) == 1 else None
+        return None
+    if (on := _cn_int(date.group("day"))) is None or not 1 <= on <= 31:
         return None
     told = _cn_int(date.group("month")) if date.group("month") else (month if on >= day else month % 12 + 1)
     return (said, (told, on), False) if told and 1 <= told <= 12 else None
@@ -3641,19 +3661,26 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
-ENTRY_HEAD = re.compile(rf"^\s*[“「『]\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
                         rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
 """A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
 “至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
+"""The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
+…一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
+tells the entry after it is written in the scene, quoted or not (T4, stop 55)."""
+ENTRY_INTRO_SPAN = 40
+"""The characters at a paragraph's end read for :data:`ENTRY_INTRO` (a bounded window: a paragraph of thousands of
+characters without a comma is not read again from each of them)."""
 WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
 """Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
 …把这一行写进小本子; 杜青写到这里，停下笔)."""
 NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
 """Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
 照着当年那本抄): the entry's date is no slip then."""
-ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水")
+ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水|册|报表|班报|日报")
 """Words beside an entry that name what it is written in, a log's, a ledger's or a diary's kind (把这一行写进小本子;
-誊到记录簿上; 摊开流水簿): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
+誊到记录簿上; 摊开流水簿; a shift's or a day's report sheet, 班报, 日报, 报表, and a register, 册: T4, stop 55): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
 ENTRY_WEATHER = re.compile(r"\s*[，,]?\s*(?:晴|阴|雨|雪|多云|小雨|大雨|中雨|阵雨|雷雨|大风|小雪|大雪|雾|霜)")
 """The weather right after an entry's date (…九月十九日，晴，西北风四级): a log's or a diary's own head."""
 NOT_AN_ENTRY = re.compile(r"信[纸封笺]|[写家回来书]信|封信|的信|说明|报告|证明|检讨|检查|交代|申请|材料|证词|供词|口供|"
@@ -3668,7 +3695,9 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`) nor another
     kind of writing (:data:`NOT_AN_ENTRY`), the entry a log's, a ledger's or a diary's by its weather after the date
     (:data:`ENTRY_WEATHER`) or its book named beside (:data:`ENTRY_KIND`): a log, a ledger or a diary written tonight
-    heads its entry with today (T3, stop 54). Silent without a dated in-book time, on an entry of another year or of a
+    heads its entry with today (T3, stop 54). An entry brought in by a clause writing it now (:data:`ENTRY_INTRO`:
+    …在新的一页上写下：) needs no quotes, and its paragraph's other clauses do not tell it old (T4,
+    stop 55). Silent without a dated in-book time, on an entry of another year or of a
     later day (an invitation names the day to come), on a statement or a letter opening on the day it tells of."""
     today = _dated_today(now)
     if today is None or today[1] is None:
@@ -3687,8 +3716,16 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
         # draft's lines squared: thousands of entries; A14, stop 55)
         beside = [next((lines[j] for j in range(k, stop, step) if lines[j].strip()), "")
                   for k, step, stop in ((i - 1, -1, -1), (i + 1, 1, len(lines))) if 0 <= k < len(lines)]
-        if not any(WRITTEN_NOW.search(t) for t in beside) or any(NOT_WRITTEN_NOW.search(t) for t in beside) \
-                or any(NOT_AN_ENTRY.search(t) for t in beside) \
+        intro = ENTRY_INTRO.search(beside[0], max(0, len(beside[0]) - ENTRY_INTRO_SPAN)) if i > 0 else None
+        if intro is not None and WRITTEN_NOW.search(intro.group()) and not NOT_WRITTEN_NOW.search(intro.group()):
+            # brought in by a clause writing it now (在新的一页上写下：): the other words of that paragraph are its
+            # own doings (翻开那本工簿，…), only the paragraph after may still tell the entry old
+            if any(NOT_WRITTEN_NOW.search(t) for t in beside[1:]):
+                continue
+        elif m.group("quote") is None or not any(WRITTEN_NOW.search(t) for t in beside) \
+                or any(NOT_WRITTEN_NOW.search(t) for t in beside):
+            continue
+        if any(NOT_AN_ENTRY.search(t) for t in beside) \
                 or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
         out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
@@ -3774,8 +3811,10 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
           "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
-LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
-"""What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
+LATELY_ACTS = ("(?:还|又)(?![是有没不好活要得该能会])[\u4e00-\u9fff]"
+               "|(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)")
+"""What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…): after 还 or 又
+any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told)."""
 DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
                                   "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
                                   "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))

@@ -595,11 +595,13 @@ class RankReader:
             if re.match(AS_ONESELF, rest) and front.group().startswith("以") and k \
                     and front.start() - spans[k - 1][1] <= 4:
                 return canon(sentence[slice(*spans[k - 1])]), "narration", rung  # 苏青禾以炼气七层的修为…
-        # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name
+        # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name; others of
+        # the surname whose cards hold no rank at all take no rank's title (程掌作 of the 墨师 程仲甫, not of his wife
+        # 程月娥, who carries no 境界: T4, stop 55)
         if r.start() >= 1:
             s = sentence[r.start() - 1]
             owners = [p for p in self.surnames.get(s, []) if p in self.holds]
-            if len(owners) == 1 and len(self.surnames[s]) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+            if len(owners) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
