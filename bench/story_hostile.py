@@ -26,7 +26,10 @@ look) against a pronoun's antecedent read from the paragraphs before it (a long 
 thousands of 他; thousands of short lines of 他) and a contract line of thousands of places asked of the draft; the
 ``thirteenth_`` cases (the thirteenth look) against stop 53's readers — a place met by a spot in it, asked by a line
 naming it thousands of times or by hundreds of lines, and the uses of a held thing by a pronoun in one sentence of
-thousands of clauses.
+thousands of clauses; the ``fourteenth_`` cases (the fourteenth look) against stop 54's contract readers — a line of
+thousands of places each come from or gone to (each searched for in the rest of the line by several rules), and hundreds
+of handover lines each of one of a card's thousands of things (each thing's tails tried against every name, its kind
+searched for in the prose, the prose split into sentences again).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -421,6 +424,27 @@ def worlds(n: int) -> dict[str, str]:
     }
 
 
+def fourteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Drafts built against stop 54's readers (the fourteenth look): a contract line of thousands of places each come
+    from (从X城来到) or gone to (去X城看), each searched for in the rest of the line by several rules; and hundreds of
+    contract lines each handing over one of a card's thousands of things (许砚把物X交给林知夏) over a prose of thousands
+    of sentences (the prose split into sentences again for each line), as :func:`sixth_look`."""
+    places = [x[:2] + "城" for x in held(n // 15)]
+    things = held(n // 15)
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    rostered = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)}
+    holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 物{t}\n" for t in things))}
+    return {
+        "fourteenth_places_whence": (rostered, HEAD + fill("许砚从城里来到这儿。", n),
+                                     ["许砚从" + "、".join(p + "来到" for p in places)]),
+        "fourteenth_places_visited": (rostered, HEAD + fill("许砚去城里看了看。", n), ["许砚去" + "去".join(places) + "看妈"]),
+        "fourteenth_telling_lines": (rostered, HEAD + fill("许砚说那年冬天找到他的时候雪很大。\n", n),
+                                     [f"许砚说去年在{p}找到顾衡的时候雪很大" for p in places[:n // 120]]),
+        "fourteenth_handover_lines": (holding, HEAD + fill("许砚把物件递给林知夏。", n),
+                                      [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -497,9 +521,10 @@ def main() -> None:
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
-                         **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4)}
+                         **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
+                         **fourteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
-                     **twelfth_look(cap), **thirteenth_look(cap)}
+                     **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

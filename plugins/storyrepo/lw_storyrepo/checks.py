@@ -43,7 +43,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation, found_at, starts_of
+from lw_storyrepo.wordsre import Spots, alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -767,7 +767,7 @@ def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> lis
 
 def _visit(place: str, line: str) -> bool:
     """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
-    return any(GO_TO.search(line[max(0, at - 2):at]) for at in starts_of(place, line))
+    return any(GO_TO.search(line[max(0, at - 2):at]) for at in _spots(place, line))
 
 
 AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
@@ -872,10 +872,38 @@ def _tails(ctx: CheckContext, term: str) -> list[str]:
     other name or thing the book knows ends with that tail, and the tail itself names nothing else."""
     if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
         return []
-    others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
-              if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
+    canonical = ctx.aliases.get(term, term)
+    ends = _name_ends(ctx)
     return [tail for tail in (term[k:] for k in range(1, len(term) - 1))
-            if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+            if tail not in ctx.aliases and not any(n != term and ctx.aliases.get(n, n) != canonical
+                                                   for n in ends.ending_with(tail))]
+
+
+class _NameEnds:
+    """Which of many names end with a text: the names sorted by their reversed spelling, those ending with it one run
+    of them (found by bisection), not every name tried (a contract of hundreds of lines each handing over one of a
+    card's thousands of things tried each of those things against each tail of each: lines × things; A14, stop 55)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        pairs_ = sorted((n[::-1], n) for n in set(names))
+        self.reversed = [r for r, _ in pairs_]
+        self.names = [n for _, n in pairs_]
+
+    def ending_with(self, tail: str) -> Iterator[str]:
+        """The names ending with ``tail`` (not empty), in the order of their reversed spelling."""
+        wanted = tail[::-1]
+        for i in range(bisect_left(self.reversed, wanted), len(self.reversed)):
+            if not self.reversed[i].startswith(wanted):
+                return
+            yield self.names[i]
+
+
+def _name_ends(ctx: CheckContext) -> _NameEnds:
+    """:class:`_NameEnds` of every name, thing and world thing :func:`_tails` tells a tail apart from, built once while
+    the context's names and things are the same dicts and sets (a draft's context, with its own names, builds its own)."""
+    world_items = ctx.world.items if ctx.world is not None else set()
+    return ctx.per_book("name ends", (ctx.aliases, ctx.items, world_items),
+                        lambda: _NameEnds([*ctx.aliases, *ctx.items, *world_items]))
 
 
 _LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“”\n的]?)?"
@@ -887,6 +915,8 @@ def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe); with its looks between
     (那本蓝布面的旧账本 for 家账本) only when the prose brings in no other of the kind (一把白色的键盘)."""
     for tail in _tails(ctx, term):
+        if tail not in body:
+            continue  # each pattern needs it: none compiled for a tail the prose never writes (A14, stop 55)
         t = re.escape(tail)
         if re.search(_DEMONSTRATIVE + t, body) or (re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + t, body)
                                                    and not re.search(rf"一[{_MEASURE}]{_LOOKS_BETWEEN}{t}", body)):
@@ -1166,15 +1196,25 @@ def _leftmost_longest(words: list[str], line: str) -> list[int]:
     thousands of places compiled its own)."""
     found: list[tuple[int, int]] = []  # (where, minus the length) of every mention, overlapping ones too
     for word in set(words) - {""}:
-        at = line.find(word)
-        while at >= 0:
-            found.append((at, -len(word)))
-            at = line.find(word, at + 1)
+        found.extend((at, -len(word)) for at in _every(word, line))
     ends: list[int] = []
     for at, minus in sorted(found):
         if not ends or at >= ends[-1]:
             ends.append(at - minus)
     return ends
+
+
+def _every(word: str, line: str) -> list[int]:
+    """Every start of ``word`` (not empty) in a contract line, overlapping ones too (:meth:`Spots.every` for a long
+    line, as :func:`_spots`)."""
+    if len(line) >= LINE_SPOTS_MIN:
+        return _LINE_SPOTS.of(line, lambda: Spots(line)).every(word)
+    out: list[int] = []
+    at = line.find(word)
+    while at >= 0:
+        out.append(at)
+        at = line.find(word, at + 1)
+    return out
 
 
 class _Starting:
@@ -1210,7 +1250,7 @@ def _owner_only(ctx: CheckContext, term: str, line: str, body: str,
             return False
     elif not ctx.is_person(canonical) or APPEAR.search(line):
         return False
-    forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and v in line), key=len, reverse=True)
+    forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and _every(v, line)), key=len, reverse=True)
     spots = _leftmost_longest(forms, line)
     owned = [(_PLACE_OWNS if place else _PERSON_OWNS).match(line, end) for end in spots]
     known = things or functools.partial(_things_of, ctx)
@@ -1247,8 +1287,8 @@ def _handover_told(ctx: CheckContext, thing: str, body: str, giver: str = "", re
     (the first name of ``receiver``, the contract line after its verb) for themselves (马春生把钥匙揣回了怀里) is none:
     only one by or to the giver (``giver``, the line before 把) counts (R54)."""
     forms = sorted({thing, *ctx.variants(thing), *_tails(ctx, thing), *_head_after_ba(ctx, thing)}, key=len, reverse=True)
-    sentences = [m.group() for m in SENTENCE.finditer(body)]
-    named = [k for k, s in enumerate(sentences) if any(f in s for f in forms)]
+    starts, ends, sentences = _SENTENCES_READ.of(body, lambda: _sentences_of(body))
+    named = _sentences_naming(body, forms, starts, ends)
     given = next(((j, g) for k in named for j in (k, k + 1) if j < len(sentences)
                   for g in [GIVING.search(sentences[j])] if g is not None), None)
     if given is None:
@@ -1277,6 +1317,36 @@ def _only_head(ctx: CheckContext, thing: str) -> bool:
     """Whether no other name or held thing of the book ends with ``thing``'s last character."""
     others = {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
     return not any(o.endswith(thing[-1]) and ctx.aliases.get(o, o) != ctx.aliases.get(thing, thing) for o in others if o != thing)
+
+
+_SENTENCES_READ = PerProse()
+"""The prose :func:`_handover_told` last read and :func:`_sentences_of` it."""
+
+
+def _sentences_of(body: str) -> tuple[list[int], list[int], list[str]]:
+    """The starts, the ends and the text of each :data:`SENTENCE` of ``body``: split once a prose, not once for each
+    handover line (hundreds of them; A14, stop 55)."""
+    found = list(SENTENCE.finditer(body))
+    return [m.start() for m in found], [m.end() for m in found], [m.group() for m in found]
+
+
+def _sentences_naming(body: str, forms: Iterable[str], starts: list[int], ends: list[int]) -> list[int]:
+    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of`) holding one of ``forms``
+    whole: each form found in the prose by ``str.find``, a sentence once (the next search from its end), not every
+    sentence searched for every form of each handover line's thing."""
+    if "" in forms:
+        return list(range(len(starts)))
+    named: set[int] = set()
+    for form in forms:
+        at = body.find(form)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at + len(form) <= ends[k]:
+                named.add(k)
+                at = body.find(form, ends[k])
+            else:
+                at = body.find(form, at + 1)
+    return sorted(named)
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
@@ -1653,7 +1723,7 @@ _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发
 def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
-    spots = list(starts_of(term, line))
+    spots = _spots(term, line)
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
 
@@ -1670,7 +1740,7 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
     if ctx is None:
         return False
     starts = ctx.name_index().by_start
-    for end in (at + len(term) for at in starts_of(term, line)):  # no pattern per term (thousands on a line; A13)
+    for end in (at + len(term) for at in _spots(term, line)):  # no pattern per term (thousands on a line; A13)
         inner = next((n for n in starts.get(line[end:end + 2], ()) if n != term and line.startswith(n, end)), None)
         # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
         if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
@@ -1812,14 +1882,21 @@ def _only_telling(term: str, line: str) -> bool:
 
 
 def _spots(term: str, line: str) -> list[int]:
-    """Where ``term`` (not empty) stands in ``line``, each after the last's end: no pattern compiled per term, nor the
-    rest of the line copied at each (a contract line of thousands of places read each term so; A12, stop 53)."""
-    out: list[int] = []
-    at = line.find(term)
-    while at >= 0 and term:
-        out.append(at)
-        at = line.find(term, at + len(term))
-    return out
+    """Where ``term`` stands in a contract line, each after the last's end (:func:`starts_of`; an empty term nowhere):
+    no pattern compiled per term, nor the rest of the line copied at each (A12, stop 53); a long line is cut once into
+    :class:`Spots` and each term looked up, not searched for again from the line's start (a line of 4,000 places, each
+    asked by several rules, walked the line 20,000 times: 13 s at the draft cap; A14, stop 55)."""
+    if not term:
+        return []
+    if len(line) < LINE_SPOTS_MIN:
+        return list(starts_of(term, line))
+    return _LINE_SPOTS.of(line, lambda: Spots(line)).of(term)
+
+
+LINE_SPOTS_MIN = 256
+"""A line this long or longer is read by :class:`Spots` (:func:`_spots`); a shorter one by ``str.find``."""
+_LINE_SPOTS = PerProse()
+"""The long contract line :func:`_spots` read last and its :class:`Spots`."""
 
 
 PERSON_WORDS = {
@@ -1920,8 +1997,12 @@ def _kind_word(term: str, body: str) -> str | None:
                  if len(h) >= 2 and term.endswith(h) and len(term) > len(h)), None)
     if head is None:
         head = term[-1:]
-        spots = [m.start() + 1 for m in re.finditer(f"(?:[{_MEASURE}的那这]){re.escape(head)}", body)] + \
-                [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
+        if head and head not in _KIND_MARKS and head != "子":
+            after, before_zi = _KIND_SPOTS.of(body, lambda: _kind_spots(body))
+            spots = after.get(head, []) + before_zi.get(head, [])
+        else:  # a mark or 子 itself: the patterns' own reading of overlaps
+            spots = [m.start() + 1 for m in re.finditer(f"(?:[{_KIND_MARKS}]){re.escape(head)}", body)] + \
+                    [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
     else:
         spots = list(starts_of(head, body))
     # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
@@ -1947,6 +2028,26 @@ _BROUGHT_IN = re.compile(rf"[一两几][{_MEASURE}]")
 """A count and a measure word in the clause before a thing's word: :func:`_told_as_known`'s thing brought in new."""
 
 
+_KIND_MARKS = _MEASURE + "的那这"
+"""What :func:`_kind_word` reads before a kind of one character (一把尺, 的尺, 那尺)."""
+_KIND_SPOTS = PerProse()
+"""The prose :func:`_kind_word` last read and :func:`_kind_spots` of it."""
+
+
+def _kind_spots(body: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """``({c: where c stands after one of _KIND_MARKS}, {c: where c stands before 子})`` over the prose, in order: what
+    ``re.finditer("(?:[_KIND_MARKS])c")`` and ``re.finditer("c子")`` find for a ``c`` neither a mark nor 子, for every
+    ``c`` in one pass (the prose searched once for each thing of hundreds of handover lines; A14, stop 55)."""
+    after: dict[str, list[int]] = {}
+    before_zi: dict[str, list[int]] = {}
+    for i in range(1, len(body)):
+        if body[i - 1] in _KIND_MARKS:
+            after.setdefault(body[i], []).append(i)
+        if body[i] == "子":
+            before_zi.setdefault(body[i - 1], []).append(i - 1)
+    return after, before_zi
+
+
 def _new_one(before: str) -> bool:
     """Whether the text right before a thing's word brings it in as new: 一 and a measure word end ``before``
     (捡到一枚芯片 is any chip, not the one the book knows). :func:`_told_as_known` reads a wider count (两/几 too, with
@@ -1955,22 +2056,58 @@ def _new_one(before: str) -> bool:
     return re.search(f"一[{_MEASURE}]$", before[-2:]) is not None
 
 
+def _kinds_held(ctx: CheckContext) -> Counter[str]:
+    """How many of the things characters hold (:attr:`CheckContext.items`) end with each character: counted once while
+    the context's things are the same set, not every thing tried for each thing a contract line names (hundreds of
+    lines beside a card of thousands of things; A14, stop 55)."""
+    return ctx.per_book("kinds held", (ctx.items,), lambda: Counter(other[-1:] for other in ctx.items if other))
+
+
 def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose calls by its kind alone (这尺子, 一把尺 for 乌木尺): the only thing
     of that kind the book knows, and its name longer than the kind."""
     head = term[-1:]
     if term not in ctx.items or len(term) < 2 or not head:  # 铜哨 → 哨子, 一只哨
         return False
-    if any(other != term and other.endswith(head) for other in ctx.items):
+    if _kinds_held(ctx)[head] > 1:  # another thing of the book ends with it too (term is one of them)
         return False
     # a measure word after a number or 那/这 (一把尺, 那把尺): 把 alone is the particle of 把符纸对折, not a measure;
     # 那/这 alone before a kind no measure word spells (这表), unless the prose brings in another of the kind
     # (借了一柄铁剑…这剑早就裂了)
-    h = re.escape(head)
-    if re.search(rf"{h}子|(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]{h}", body, re.M):
+    counted, pointed, brought_in = _KINDS_SAID.of(body, lambda: _kinds_said(body))
+    if head in counted:
         return True
-    return head not in _MEASURE and re.search(rf"[那这]{h}", body) is not None \
-        and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
+    return head not in _MEASURE and head in pointed and head not in brought_in
+
+
+_COUNTING = frozenset("一两二三四五六七八九十几半那这每哪整")
+_NOT_BETWEEN = frozenset("，,。！？；;“”\n")
+_KINDS_SAID = PerProse()
+"""The prose :func:`_by_kind` last read and :func:`_kinds_said` of it."""
+
+
+def _kinds_said(body: str) -> tuple[set[str], set[str], set[str]]:
+    """What :func:`_by_kind` asks of the prose for a kind ``h`` (one character), for every character at once, read in
+    one pass of the prose (three patterns compiled and searched for each thing a contract line named: hundreds of lines
+    beside a card of thousands of things; A14, stop 55): the characters that ``h子`` or
+    ``(?:[一两…整]|^)[量词]h`` (``^`` a line's start) finds; those that ``[那这]h`` finds; those that
+    ``一[量词][^，,。！？；;“”\\n]{0,4}?h`` finds."""
+    counted: set[str] = set()
+    pointed: set[str] = set()
+    brought_in: set[str] = set()
+    for i, c in enumerate(body):
+        if body.startswith("子", i + 1):
+            counted.add(c)
+        if i >= 1 and body[i - 1] in _MEASURE and (i == 1 or body[i - 2] in _COUNTING or body[i - 2] == "\n"):
+            counted.add(c)
+        if i >= 1 and body[i - 1] in "那这":
+            pointed.add(c)
+        if c == "一" and body[i + 1:i + 2] and body[i + 1] in _MEASURE:
+            for j in range(i + 2, min(i + 7, len(body))):
+                brought_in.add(body[j])
+                if body[j] in _NOT_BETWEEN:
+                    break
+    return counted, pointed, brought_in
 
 
 HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮团阁台"

@@ -3713,7 +3713,10 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
         if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
                 (read[1][1], read[1][2]) >= (month, day):
             continue
-        beside = [next((t for t in lines[k::step] if t.strip()), "") for k, step in ((i - 1, -1), (i + 1, 1)) if 0 <= k < len(lines)]
+        # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
+        # draft's lines squared: thousands of entries; A14, stop 55)
+        beside = [next((lines[j] for j in range(k, stop, step) if lines[j].strip()), "")
+                  for k, step, stop in ((i - 1, -1, -1), (i + 1, 1, len(lines))) if 0 <= k < len(lines)]
         intro = ENTRY_INTRO.search(beside[0], max(0, len(beside[0]) - ENTRY_INTRO_SPAN)) if i > 0 else None
         if intro is not None and WRITTEN_NOW.search(intro.group()) and not NOT_WRITTEN_NOW.search(intro.group()):
             # brought in by a clause writing it now (在新的一页上写下：): the other words of that paragraph are its
@@ -3857,6 +3860,43 @@ def _died_lately(world: World, who: str, now: str) -> bool:
     return passed <= LATELY_DAYS
 
 
+class _NotSoPatterns(NamedTuple):
+    """What :func:`_not_so` reads a line with (each built of the held ones' ``forms``, the book's things or everyone's
+    names): see there."""
+
+    me: re.Pattern[str]
+    lately: re.Pattern[str]
+    trace: re.Pattern[str]
+    lead: re.Pattern[str]
+    bequest: re.Pattern[str]
+    others: re.Pattern[str] | None
+    clause_led: re.Pattern[str] | None
+
+
+def _not_so_patterns(world: World, forms: str) -> _NotSoPatterns:
+    """:func:`_not_so`'s patterns, compiled once while their sources (``forms``, the book's things, everyone's names)
+    read the same: kept in :attr:`World._by_book` under one key, the last sources beside them — a draft's own names
+    make :attr:`World.aliases` another dict of the same names, so the sources are compared by what they read, not by
+    identity as :func:`per_book` compares its deps (the dicts, or the sources made anew each draft, never are). Compiled
+    for each draft before, seven patterns of the book's thousands of names and things were read again each time
+    ``re``'s own cache of 512 had been pushed out (a card of 4,000 things: 2 s a draft; A14, stop 55)."""
+    things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
+    everyone = '|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))
+    sources = (forms, things, everyone)
+    kept: tuple[tuple[str, str, str], _NotSoPatterns] | None = world._by_book.get("not_so")
+    if kept is None or kept[0] != sources:
+        kept = world._by_book["not_so"] = (sources, _NotSoPatterns(
+            me=re.compile(rf"我(?:就)?是({forms})"),
+            lately=_lately_pattern(forms),
+            trace=re.compile(rf"({forms}){TRACE}"),
+            lead=re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})"),  # 抬头一看，是爹，扛着锄头…: the one seen leads
+            bequest=re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")")),
+            # someone else leading a clause, or named at all, takes the rest of the sentence (老韩看着陆青崖御剑)
+            others=re.compile(rf"(?!{forms})(?:{everyone})") if world.aliases else None,
+            clause_led=re.compile(rf"[，,；;]\s*(?!{forms})(?:{everyone})") if world.aliases else None))  # 卧床的: led by another
+    return kept[1]
+
+
 def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
             seen: set[tuple[str, int]], now: str = "") -> list[Finding]:
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
@@ -3865,16 +3905,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     who may have died lately, :func:`_died_lately`); a trace
     the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
-    me = re.compile(rf"我(?:就)?是({forms})")
-    lately = _lately_pattern(forms)
-    trace = re.compile(rf"({forms}){TRACE}")
-    lead = re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})")  # 抬头一看，是爹，扛着锄头…: the one seen leads
-    things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
-    bequest = re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")"))
-    everyone = '|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))
-    # someone else leading a clause, or named at all, takes the rest of the sentence (老韩看着陆青崖御剑)
-    others = re.compile(rf"(?!{forms})(?:{everyone})") if world.aliases else None
-    clause_led = re.compile(rf"[，,；;]\s*(?!{forms})(?:{everyone})") if world.aliases else None  # 卧床的: a clause led by another
+    me, lately, trace, lead, bequest, others, clause_led = _not_so_patterns(world, forms)
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):

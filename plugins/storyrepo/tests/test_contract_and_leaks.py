@@ -643,16 +643,16 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-2 by T4's (stop 55: a title on a surname with one ranked card, an entry brought in by 写下：, 七月半)
       ("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),  # 位置-1: P2 (stop 55, 中秋前回不来)
       ("连贯-时间-3.md", "书内时间"), ("泄密-1.md", "吴阿根")],
-     6),
+     3),  # 6 -> 3: K3's round (stop 55: a handover's thing by its head after 把; a letter's writer is no speaker)
     # a 1966 大兴安岭 logging camp written blind at stop 54, an evaluation set: first run 5/15, 2/5, 3/5 and 8 false
     # alarms; 3/5 and 7 with K2's round (stop 54, not tuned on it; its README); a development set since stop 55.
     ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),  # 持有-2: H7 (stop 55)
       # 状态-2, 时间-1 and 时间-3: T4 (stop 55: the dead said to have done anything lately after 还/又; 班报 entries)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("合同-2.md", "P-002"), ("合同-3.md", "鹿角岭"),
-      ("泄密-4.md", "高振华"), ("泄密-5.md", "郝金宝")],
-     7),
+      ("合同-3.md", "鹿角岭"),  # 合同-2 and 泄密-5: K3 (stop 55: a promise step none of whose words are told; 写的字：)
+      ("泄密-4.md", "高振华")],
+     1),  # 7 -> 1: K3's round (stop 55: a letter read aloud is not its writer speaking; a kin word after 是 names its one)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -735,7 +735,8 @@ BLIND_SETS = [
     # 9/15 with H7's round (持有 3/3; not tuned on it)
     ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 3, "泄密": 4}, 6),
     # a 1988 川藏公路 road-maintenance squad (stop 55): first run on stop 54's checks 9/15, 3/5, 3/5 and 11 false alarms
-    ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 3, "泄密": 3}, 11),
+    # 合同 4/5 with K3's round (not tuned on it)
+    ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 4, "泄密": 3}, 11),
 ]
 
 
