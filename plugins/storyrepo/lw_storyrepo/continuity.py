@@ -67,7 +67,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
@@ -388,11 +388,18 @@ def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Ca
     """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
     ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
     of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
-    only then; a value of None is kept like any other."""
+    only then; a value of None is kept like any other. A key is always given deps of the same length (its one caller's)."""
     kept = memo.get(key)
-    if kept is None or len(kept[0]) != len(deps) or any(a is not b for a, b in zip(kept[0], deps)):
-        kept = memo[key] = (deps, build())
-    return cast(_Built, kept[1])
+    if kept is not None:
+        for was, now in zip(kept[0], deps):  # a loop, not any(…): this runs once per paragraph read (A12's pronouns)
+            if was is not now:
+                break
+        else:
+            value: _Built = kept[1]
+            return value
+    value = build()
+    memo[key] = (deps, value)
+    return value
 
 
 @dataclass
