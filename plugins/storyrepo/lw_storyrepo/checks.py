@@ -31,7 +31,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, per_book, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -111,6 +111,11 @@ class CheckContext:
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
 
+    def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], T]) -> T:
+        """:func:`lw_storyrepo.continuity.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
+        are unchanged."""
+        return per_book(self._by_book, key, deps, build)
+
     def name_index(self) -> _NameIndex:
         """:class:`_NameIndex` of this context, built once, and again if names were added to it in place."""
         places = self.world.places if self.world is not None else set()
@@ -141,13 +146,11 @@ class CheckContext:
         """The pattern of every info gap's keywords and, for each gap of :attr:`secrets`, its
         keywords by place in its list (:func:`_places_in`), built once per book; None when no gap
         has a keyword."""
-        kept = self._by_book.get("keywords")
-        if kept is None or kept[0] is not self.secrets:  # a context of other secrets reads its own
+        def build() -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
             all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
-            built = (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+            return (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
                 if all_kws else None
-            kept = self._by_book["keywords"] = (self.secrets, built)
-        return kept[1]
+        return self.per_book("keywords", (self.secrets,), build)  # a context of other secrets reads its own
 
     def known_forms(self) -> set[str]:
         """:attr:`known_names` with the address forms of its people, computed once."""
@@ -1257,8 +1260,11 @@ def _back_done(sentence: str, back: re.Match[str], givers: tuple[str, ...], take
 
 
 _CLAUSE_ENDS = "，,；;：:“"
-_PLANNED = re.compile(r"再|要|(?<!一)会(?!儿)|打算|准备|想|记得|明天|明儿|明早|明年|回头|改天|改日|过几天|过两天|以后|往后|日后|"
-                      r"到时|将来|将要|即将|迟早|早晚|下回|下次")
+_PLANNED_ALSO = ("再", r"(?<!一)会(?!儿)", "记得", "明早", "明年", "改天", "改日", "过几天", "过两天", "以后", "往后", "日后",
+                 "到时", "将来", "将要", "即将", "迟早", "早晚", "下回", "下次")
+""":data:`_PLANNED`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS`: a doing again (再),
+a 会 that is no while (一会儿), and more days ahead."""
+_PLANNED = re.compile("|".join((*PLAN_WORDS, *_PLANNED_ALSO)))
 """Words in a taking back's clause that make it planned, not done (再把钥匙还给表叔, 要还, 明天还: R54)."""
 _GIVEN_BACK = re.compile(r"还|[递交送退]了?回")
 """A taking back that gives the thing back (还给, 递还, 交回), whoever does it — not one keeping it (揣回, 收回)."""
@@ -1647,8 +1653,10 @@ def _brand(ctx: CheckContext | None, term: str) -> set[str]:
 
 GO_TO = re.compile(r"(?:去|到|来到|回到|赶到|赶去|前往|进|走进|踏进)$")
 """A contract line's move to a place (林知微去太医院): the verb right before the place."""
-NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该|得|能|没|不|别|未|拦|不许|不准|不让|明天|明儿|改日|回头|下回)"
-                         r"[^，,。！？；;“”]{0,4}$")
+_NOT_REACHED_ALSO = ("正要", "本要", "欲", "能", "未", "拦", "不许", "不准", "不让", "改日", "下回")
+""":data:`NOT_REACHED`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS` and
+:data:`~lw_storyrepo.continuity.UNDONE_WORDS`: an intent (正要, 欲), a may (能), a bar (拦, 不许), more days ahead."""
+NOT_REACHED = re.compile("(?:" + "|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_REACHED_ALSO)) + r")[^，,。！？；;“”]{0,4}$")
 """What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口): a wish, a plan, a
 refusal, a day ahead."""
 SENT_OFF = re.compile(r"(?:叫|让|派|打发|催|喊|吩咐)[他她你我]?(?:先|赶紧|快)?去$|(?:远远|看得见|望得见|看得到|望得到|瞧得见)[^，,。！？；;“”]{0,8}$")
@@ -1981,7 +1989,7 @@ def _own_kinds(ctx: CheckContext, term: str, canonical: str) -> list[str]:
         return []
     # per term, the tails read with the names map they were read against: a draft's own names may end with the tail
     # too, so a context with another map (another draft's) reads them again
-    known: dict[str, tuple[dict[str, str], list[str]]] = ctx._by_book.setdefault("own_kinds", {})
+    known: dict[str, tuple[dict[str, str], list[str]]] = ctx.per_book("own_kinds", (), dict)
     kept = known.get(term)
     out = kept[1] if kept is not None and kept[0] is ctx.aliases else None
     if out is None:

@@ -67,13 +67,13 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
+from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.answers import ANSWER_MARK
-from lw_storyrepo.giving import AWAY_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -272,6 +272,9 @@ HE_ONE_OR_YOU = re.compile(r"[他她你]")
 """Another's hand said by a pronoun (塞进他手里, 放到你手上)."""
 NOT_ANOTHERS = re.compile(r"^[^。！？“”，,\n]*?自己")
 """A hand said as one's own (塞进自己怀里) between a putting verb and the hand: no other's hand, no giving (H6, R54)."""
+NOT_ALL_OF_IT = re.compile(r"[^。！？“”，,\n]{0,6}?(?:[一两几半][台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面片包袋口撮]|看|瞧)")
+"""What may follow a giving's verb and its receiver that makes it no giving of the thing itself (掏出烟盒，递给老郑一支;
+把相册递给他看): a part of it, or a showing for a look — its holder keeps it (H7)."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
@@ -289,6 +292,11 @@ ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根�
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 DESCRIBED_KIND = ITEM_KIND + "片"
 """Measure words that may open a description said between a hand act and a known thing (拿起那片…的竹口弦)."""
+AGAIN_ONE = re.compile(rf"又[^。！？“”，,\n]{{0,4}}?一[{DESCRIBED_KIND}]$")
+"""A use that brings out one more of its kind (又摸出一只手电筒), read on the few characters before the thing: not the one
+given away (H7)."""
+TWO_OF = rf"(?:[两俩几]|一[双对])[{DESCRIBED_KIND}双对]?"
+"""More than one of a thing said before its name (两只手电筒, 一对玉镯): its giver may give one and keep one (H7)."""
 DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
 """One piece of a description between an act and its thing: no clause end; a short quoted inscription (刻着“…”的) may stand in it."""
 GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
@@ -299,12 +307,17 @@ SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
 SPOKEN_AFTER_NOT_DONE = re.compile(r"[^。！？!?\n”]{0,6}?(?:还给|送回|放回|交还|还回)|(?:过)?来[。！？!?，,\n”]|"
-                                   r"[^。！？!?\n”]*?(?:什么|吗|呢|干嘛|做甚|作甚)|[^。！？!?\n”]*[？?]")
-"""What follows the thing in 我拿X… that makes it no use of the thing: a return (还给他), a fetch (拿…来), a question."""
+                                   r"[^。！？!?\n”，,]*?(?:什么|吗|呢|干嘛|做甚|作甚)|[^。！？!?\n”，,]*[？?]")
+"""What follows the thing in 我拿X… that makes it no use of the thing: a return (还给他), a fetch (拿…来), a question of
+its own clause (我拿你的刀干什么？) — a question or a 呢 in a clause after (…压了两锭，你看看，压出来没有？; …，你还没起炕呢)
+asks something else (H7, stop 55)."""
 OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+SUBJECTLESS_USE = re.compile(r"[着起出下把了碎开]|用$")
+"""An action on a thing in a clause with no subject of its own (…，拿起了…; …蹲下去，用铜扳手卡住螺母: 用 right before the
+thing, the instrument — H7, stop 55: U11's giver using what she gave away)."""
 DEMONSTRATED_BA = re.compile(r"[那这]把")
 """那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}][^，,。！？“”的\n]{{0,2}})?$")
@@ -368,6 +381,20 @@ _SEEN_MAX = 50_000
 """How many looked-up words :meth:`World.events_holding` keeps answers for before it starts again (bounded memory)."""
 
 
+_Built = TypeVar("_Built")
+
+
+def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
+    """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
+    ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
+    of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
+    only then; a value of None is kept like any other."""
+    kept = memo.get(key)
+    if kept is None or len(kept[0]) != len(deps) or any(a is not b for a, b in zip(kept[0], deps)):
+        kept = memo[key] = (deps, build())
+    return cast(_Built, kept[1])
+
+
 @dataclass
 class World:
     """What the continuity checks read from the book, loaded once per transaction."""
@@ -398,25 +425,28 @@ class World:
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
+    def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
+        """:func:`per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
+        return per_book(self._by_book, key, deps, build)
+
     def rank_reader(self) -> RankReader:
         """The generic rank reader of this world, its patterns compiled once per book (:class:`lw_storyrepo.ranks.RankReader`;
         it reads :attr:`cards`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
-        reader = self._by_book.get("ranks")
-        if reader is None:
-            ladders = tuple(self.ladders or ())
-            stated = Ladder(tuple(dict.fromkeys(self.stages)))
-            if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
-                ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
-            reader = self._by_book["ranks"] = RankReader.build(ladders, self.cards, surname_of)
-        return reader
+        return self.per_book("ranks", (), self._build_rank_reader)
+
+    def _build_rank_reader(self) -> RankReader:
+        """:meth:`rank_reader` built."""
+        ladders = tuple(self.ladders or ())
+        stated = Ladder(tuple(dict.fromkeys(self.stages)))
+        if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
+            ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
+        return RankReader.build(ladders, self.cards, surname_of)
 
     def holdings(self) -> dict[str, list[str]]:
         """``{character: the things their card holds (持有)}`` in the cards' order, read once per book
         (``replace`` for a draft leaves :attr:`cards` as they are). Never change it in place."""
-        held = self._by_book.get("held")
-        if held is None:
-            held = self._by_book["held"] = {who: [str(x) for x in as_list(card.get("持有"))] for who, card in self.cards.items()}
-        return held
+        return self.per_book("held", (), lambda: {who: [str(x) for x in as_list(card.get("持有"))]
+                                                 for who, card in self.cards.items()})
 
     def names_of(self, person: str) -> list[str]:
         """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
@@ -434,57 +464,53 @@ class World:
         """The entries of :attr:`dated_by` said of ``who`` (their words start with it), in its order: from an index of
         the words' first characters built once per :attr:`dated_by` (a draft naming someone thousands of times beside
         a card of thousands of dated events reads them once, not once per name; A11, stop 52)."""
-        index = self._by_book.get("dated_of")
-        if index is None or index[0] is not self.dated_by:
+        def build() -> dict[str, list[tuple[str, str, tuple[int, int]]]]:
             heads: dict[str, list[tuple[str, str, tuple[int, int]]]] = {}
             for entry in self.dated_by:
                 for k in range(1, min(len(entry[0]), _HEAD_KEY) + 1):
                     heads.setdefault(entry[0][:k], []).append(entry)
-            index = self._by_book["dated_of"] = (self.dated_by, heads)
+            return heads
+        heads = self.per_book("dated_of", (self.dated_by,), build)
         if not who:
             return list(self.dated_by)
-        return [e for e in index[1].get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
+        return [e for e in heads.get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
 
     def named_in(self, text: str) -> set[str]:
         """Who of the cast (a card or an alias) ``text`` names, each as their card's name: every name of :attr:`cards`
         and :attr:`aliases` held in ``text``, looked for among the names opening with one of its characters (an index
         of the names' first characters built once per cards and aliases dicts, not a scan of the whole cast per text;
         a draft's ``replace`` with its own aliases builds it again, once)."""
-        index = self._by_book.get("named_in")
-        if index is None or index[0] is not self.cards or index[1] is not self.aliases:
+        def build() -> dict[str, list[str]]:
             firsts: dict[str, list[str]] = {}
             for n in (*self.cards, *self.aliases):
                 if n:
                     firsts.setdefault(n[0], []).append(n)
-            index = self._by_book["named_in"] = (self.cards, self.aliases, firsts)
-        firsts = index[2]
+            return firsts
+        firsts = self.per_book("named_in", (self.cards, self.aliases), build)
         return {self.aliases.get(n, n) for c in set(text) for n in firsts.get(c, ()) if n in text}
 
     def said_of(self, event: str) -> list[str]:
         """What each entry of :attr:`dated_by` dating ``event`` is said of, in its order: from an index of the entries by
         event built once per :attr:`dated_by` (not a scan of every dated event per question)."""
-        index = self._by_book.get("said_of")
-        if index is None or index[0] is not self.dated_by:
+        def build() -> dict[str, list[str]]:
             by_event: dict[str, list[str]] = {}
             for said, what, _on in self.dated_by:
                 by_event.setdefault(what, []).append(said)
-            index = self._by_book["said_of"] = (self.dated_by, by_event)
-        return list(index[1].get(event, ()))
+            return by_event
+        return list(self.per_book("said_of", (self.dated_by,), build).get(event, ()))
 
     def events_holding(self, said: str) -> tuple[str, ...]:
         """The events of :attr:`dated` whose name holds ``said``, shortest first (in :attr:`dated`'s order among the
         equally long): looked up among the events holding its rarest character or pair of characters (an index built
         once per :attr:`dated`), each ``said`` once per book (A11, stop 52: thousands of 只剩三天 or 离…的寿日 beside
         thousands of dated events; a per-count scan of every event made a check of seconds)."""
-        index = self._by_book.get("events_holding")
-        if index is None or index[0] is not self.dated:
+        def build() -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
             parts: dict[str, list[str]] = {}
             for event in sorted(self.dated, key=len):
                 for part in dict.fromkeys([*event, *(event[k:k + 2] for k in range(len(event) - 1))]):
                     parts.setdefault(part, []).append(event)
-            found: dict[str, tuple[str, ...]] = {}
-            index = self._by_book["events_holding"] = (self.dated, parts, found)
-        parts, seen = index[1], index[2]
+            return parts, {}
+        parts, seen = self.per_book("events_holding", (self.dated,), build)
         if said not in seen:
             if len(seen) >= _SEEN_MAX:
                 seen.clear()
@@ -494,9 +520,12 @@ class World:
         return seen[said]
 
 
-DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|遇难|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|"
-                        r"捞上来|捞起来|溺|淹|船[^，,。；;]{0,6}?翻了|翻了船|翻船")
-"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来, 船在河心翻了)."""
+DEATH_WORDS = ("殁", "死", "去世", "过世", "故去", "病故", "没了", "遇害", "遇难", "落水", "落了水", "淹", "翻了船", "翻船")
+"""The death words a card and a quote share (:data:`DIED_WORDS`, :data:`DEATH_TOLD`), each adding its own."""
+DIED_WORDS = re.compile("|".join((*DEATH_WORDS, "亡故", "身亡", "病逝", "逝世", r"落进[^，,。；;]{1,6}?[河江湖海井塘]",
+                                  "捞上来", "捞起来", "溺", r"船[^，,。；;]{0,6}?翻了")))
+"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来, 船在河心翻了): :data:`DEATH_WORDS` and the
+written words of a card."""
 _DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
 _DAY_AFTER = re.compile(r"(初[一二三四五六七八九十]|[\d〇零一二三四五六七八九十廿卅]{1,3})[日号]?")
 
@@ -1156,7 +1185,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         described = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
                                rf"(?:[一那这][{DESCRIBED_KIND}])?({DESCRIPTION_UNIT}{{1,18}}?的)"
                                rf"(?:[一那这]?[{DESCRIBED_KIND}])?[^。！？“”，,：:\n的]{{0,4}}?({item_re})")
-        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
+        # 我拿了你那把…快马子, 我拿小砚你那副松鹤模子: the one spoken to as the owner (你, after their name or not) — another's
+        # thing, like a name's; its 那把 may be gone from the sentence read (a known thing's measure word is moved after it)
+        # (H7, stop 55)
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)了?((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
+                           rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}]))"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
         for voice in voices:
@@ -1175,12 +1208,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
         # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
-        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)把([^。！？“”\n]{{0,8}}?)({item_re})(?!的)"
-                          rf"[^。！？“”\n]{{0,6}}?(?:{alternation(AWAY_VERBS)}|(?:{alternation(INTO_VERBS)})"
-                          rf"([^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
+        # 拿出铜扳手，递给阿爸; 拿起马灯递过去: a holder's taking it in hand (giving.HOLD_OUT_VERBS), then a verb of handing
+        # with no other subject between, is the same giving with no 把 (H7, stop 55)
+        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)(?:把|{alternation(HOLD_OUT_VERBS)})"
+                          rf"([^。！？“”\n]{{0,8}}?)({item_re})(?!的)(?P<gap>[^。！？“”\n]{{0,6}}?)(?:{alternation(AWAY_VERBS)}|"
+                          rf"(?:{alternation(INTO_VERBS)})(?P<whose>[^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
         # 把喷烟壶搁在杜老四脚边, 放下马灯: a thing given away set down again, by whoever — within its giver's reach (R54)
         set_down = re.compile(rf"把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”，,\n]{{0,4}}?(?:{SET_DOWN_AGAIN})了?[在到下回进]"
                               rf"|(?:{SET_DOWN_AGAIN})[下回][^。！？“”，,\n]{{0,6}}?({item_re})")
+        two_of = re.compile(rf"{TWO_OF}({item_re})")
+        two: set[str] = set()  # things the draft says there are more than one of (两只手电筒): giving one keeps one (H7)
         gone: dict[tuple[str, str], tuple[int, int]] = {}  # (giver, thing) -> the giving sentence (line, column), while it is in another's hands
         got: set[tuple[str, str]] = set()
         shared: set[str] = set()
@@ -1193,7 +1230,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         reading = list(zip(sentences, looked)) + _revealed(sentences, looked, names, item_re)
         for (i, col, said_sentence), sentence in reading:
             if not any_item.search(sentence):
+                if gone and BACK_AGAIN.search(sentence):
+                    gone = {}  # 阿爸看了看，又还给了她: a taking back naming no thing is of what was given away (H7)
                 continue
+            two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
                 gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
@@ -1203,11 +1243,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
             for m in gave.finditer(sentence):
                 between = m.group(2)
-                whose = m.group(5)  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
+                whose = m.group("whose")  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
                     continue
                 if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
                         or _quoted_at(lines[i], col - 1 + m.start()):
+                    continue
+                # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
+                if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
                     continue
                 giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))
@@ -1238,7 +1281,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts, described) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
-            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
+            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2)[0] != "我"),
                         m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
             spoken = {start for start, who, _t in said_by if who is not None}
@@ -1276,7 +1319,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 at = sentence.find(said, start)
                 gave_at = gone.get((who, item))
                 if card is not None and gave_at is not None and gave_at < (i, col) and (who, item) not in given \
-                        and not (at > 0 and ANOTHER_ONE.search(sentence, max(0, at - 4), at)):
+                        and not (at > 0 and (ANOTHER_ONE.search(sentence, max(0, at - 4), at)
+                                             or AGAIN_ONE.search(sentence, max(0, at - 8), at))) and item not in two:
                     del gone[(who, item)]  # said once: the first use after the giving
                     out.append(Finding("连贯", ERROR, f"{who} 在第 {first_line + gave_at[0]} 行已把「{item}」交到别人手里，正文却又写{who}"
                                        f"用它，中间没有拿回{ANSWER_MARK}中间拿回来了就在正文写明（接过、要回…）；用的是另一件就写明"
@@ -1668,7 +1712,7 @@ _CLASSES = tuple(frozenset(row) for row in MARK_CLASSES)
 def _thing_rows(world: World, thing: str) -> tuple[frozenset[str], ...]:
     """A held thing's material and colour, one set per row of :data:`MARK_CLASSES`, read once per book from its name
     alone (件金 of 那件金丝蟒袍 is no letter of it) and its card's words of it (:data:`WORN` and threads left out)."""
-    rows: dict[str, tuple[frozenset[str], ...]] = world._by_book.setdefault("mark rows", {})
+    rows: dict[str, tuple[frozenset[str], ...]] = world.per_book("mark rows", (), dict)
     own = rows.get(thing)
     if own is None:
         name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
@@ -1684,9 +1728,11 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
     its holder's card tells it by (:attr:`World.told`: 墨竹, 红线) and the letters of its name before the compound of its
     kind (狐, 皮 of 狐皮暖帽; 钥 of 仓库钥匙 is the kind's own 钥匙); ``phrase`` finds a thing told by a measure word, a
     description and a kind (那顶毛茸茸的皮帽子). ``None`` when no card holds a thing."""
-    cached = world._by_book.get("identities", False)
-    if cached is not False:
-        return cached
+    return world.per_book("identities", (), lambda: _read_identities(world))
+
+
+def _read_identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
+    """:func:`_identities` read."""
     kinds: dict[str, list[_Identity]] = {}
     for thing in sorted(world.items):
         name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
@@ -1700,7 +1746,6 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
         phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
                             rf"([{''.join(sorted(kinds))}])[{_NOUN_SUFFIX}]?")
         out = (kinds, phrase)
-    world._by_book["identities"] = out
     return out
 
 
@@ -1765,10 +1810,7 @@ characters)."""
 
 def _marked(world: World, kinds: dict[str, list[_Identity]]) -> dict[str, _Marked]:
     """``{kind: its things by their marks}``, read once per book (:class:`_Marked`)."""
-    cached = world._by_book.get("marked")
-    if cached is None:
-        cached = world._by_book["marked"] = {kind: _Marked(ones) for kind, ones in kinds.items()}
-    return cached
+    return world.per_book("marked", (), lambda: {kind: _Marked(ones) for kind, ones in kinds.items()})
 
 
 def _identified(world: World) -> Callable[[str], str]:
@@ -1959,7 +2001,7 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         first = lead.match(text, len(text) - len(text.lstrip()))
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
-        clauses = re.split(r"[，,；;]", text[first.end():])
+        clauses = CLAUSE_MARKS.split(text[first.end():])
         if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
             # what follows is after them
@@ -2326,8 +2368,18 @@ SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在, and needed: a bare
 在 is no now (老杜在昆明有个表哥, 在昆明买的草帽, 在昆明待过三年; R54)."""
-NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
-                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
+PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
+"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
+a deed not yet done share (:data:`NOT_GONE`; checks' ``_PLANNED`` and ``NOT_REACHED``), each adding its own words."""
+UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
+"""Words that keep a going from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
+:data:`NOT_GONE` and checks' ``NOT_REACHED``, which read a going and the reaching of a place alike."""
+_NOT_GONE_ALSO = ("会", "将", "明日", "后天", "过几天", "改天", "等", "如果", "要是", "假如", "万一", "怕", "说好", "原想",
+                  "差点", "险些", "以为", "当是", "只当", "好像", "也许", "可能", "或许",
+                  "一起", "一道", "一同", "陪", "跟", "和", "与", "同", "带", "领")
+""":data:`NOT_GONE`'s own words beyond :data:`PLAN_WORDS` and :data:`UNDONE_WORDS`: more days ahead, a condition, a
+going missed or only believed (差点, 以为), and the words that take another along (一起, 陪, 跟, 带)."""
+NOT_GONE = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_GONE_ALSO)))
 """Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
 another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
 WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
@@ -2345,8 +2397,6 @@ GONE_FOR = ("去了", "回了", "走了", "动身了", "出发了", "启程了",
 taking no place (走了, 动身了…) only ending their clause: 走了好几趟油菜地 is walking, no going away (R54)."""
 PLACED_GOING = ("去了", "回了")
 """The :data:`GONE_FOR` that take the place gone to after them (去了县里开会)."""
-CLAUSE_BREAK = re.compile(r"[，,；;]")
-"""What ends a clause (the clause after a going: 回泉州老家上坟去了，…)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -2390,7 +2440,7 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
                 if who is None or who == pov or who in out or (m.start() > 0 and text[m.start() - 1] in NOT_SUBJECT) \
                         or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
                     continue
-                clause = CLAUSE_BREAK.split(text[m.end():], 1)[0]
+                clause = CLAUSE_MARKS.split(text[m.end():], 1)[0]
                 if WHILE_THERE.match(clause):
                     continue  # 老葛在省城的时候…: a time there, not where he is now
                 if m.re is spanned and (WHILE_THERE.match(clause) or not SPAN.search(text, _clause_start(text, m.start()))):
@@ -2743,7 +2793,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 subject = spans[before - 1][1] if before else -1
                 between = sentence[subject:r.start() - (len(being.group()) if being and not levelled and not below else 0)]
                 if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
-                                                                      or (len(between) > 8 and re.search(r"[，,；;]", between))):
+                                                                      or (len(between) > 8 and CLAUSE_MARKS.search(between))):
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
                 if subject >= 0 and OTHER_SUBJECT.search(between):
                     continue  # 人家沈老九是内舍生，你是外舍生: the clause has its own subject, not the name before
@@ -3235,11 +3285,9 @@ def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]
     """The dated events (:attr:`World.dated_by`, through :meth:`World.dated_of`) said of exactly ``who``: what they are
     said of opens with ``who`` and with no longer name or alias of someone else (阿福嫂's event is not 阿福's; R52's
     finding 3). Read once a person per book (:attr:`World._by_book`), not once a draft (R54)."""
-    memo = world._by_book.get("events_of")
-    if memo is None or any(a is not b for a, b in zip(memo[:3], (world.dated_by, world.cards, world.aliases))):
-        # per book, keyed by the very tables it reads (a draft's ``replace`` with its own names builds anew)
-        memo = world._by_book["events_of"] = (world.dated_by, world.cards, world.aliases, {})
-    known: dict[str, list[tuple[str, str, tuple[int, int]]]] = memo[3]
+    # per book, keyed by the very tables it reads (a draft's ``replace`` with its own names builds anew)
+    known: dict[str, list[tuple[str, str, tuple[int, int]]]] = \
+        world.per_book("events_of", (world.dated_by, world.cards, world.aliases), dict)
     if who not in known:
         longer = [n for n in (*world.cards, *world.aliases) if len(n) > len(who) and n.startswith(who)
                   and world.aliases.get(n, n) != who]  # the others' names that open with who's (阿福嫂 for 阿福)
@@ -3721,12 +3769,12 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
 a report of what they did lately (T3, stop 54)."""
 LATELY_ACTS = "(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)"
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…)."""
-DEATH_TOLD = re.compile(r"走的|走了|没的|没了|去的|死|殁|故去|过世|去世|病故|归西|咽[了的]?气|断[了的]?气|闭[了的]?眼|"
-                        r"翻[了的]?船|船翻|落[了的]?水|淹|出[了的]?事|遇[害难险]|被害|丧[命生]|送[了的]?命|没[了的]?命|"
-                        r"丢[了的]?(?:性)?命|撒手")
+DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
+                                  "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
+                                  "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))
 """Words of a quote that make it the telling of a death (你爹昨儿在县里医院走的; 昨儿个在河心翻了船; 前天还来买豆腐，
 夜里就咽了气; 前天在渡口出的事): a death reported is no act of the dead, and a card that dates no death may be telling
-this one (R54 on T3)."""
+this one (R54 on T3). :data:`DEATH_WORDS` and the spoken words of a death (走了, 咽了气, 出了事)."""
 LATELY_DAYS = 30
 """The most days between a death (its card's date, :func:`dates_of_death`) and the in-book day that still count as
 "lately": the dead of the last month may have done yesterday's things (counted in days, across a month's or a year's
@@ -3990,7 +4038,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
                 # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
                 worn = re.fullmatch(rf"[左右两]?(?:{BODY})+上(?:[那这]一?[{ITEM_KIND}].*)?", m.group(2)) is not None  # not 手上的…
-                if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
+                if m.start() == 0 and (worn or SUBJECTLESS_USE.search(act)) and not NOT_USE.search(m.group(2)):
                     out.append((at, _said(first), m.group(3)))
         at += len(clause)
     if first is None:
@@ -4070,14 +4118,13 @@ def _paragraph_names(names: re.Pattern[str], world: World, line: str) -> _Named:
     """:func:`_read_names` of a whole line, read once per line, names and aliases: a paragraph before thousands of
     pronouns was read again for each (a 30,000-character line of names before a line of 他 took minutes; A12, stop 53)."""
     # keyed on what _read_names reads of the world (its aliases, indirect words and cards), by identity
-    memo: tuple[object, object, object, dict[tuple[re.Pattern[str], str], _Named]] | None = \
-        world._by_book.get("paragraph names")
-    if memo is None or memo[0] is not world.aliases or memo[1] is not world.indirect or memo[2] is not world.cards \
-            or len(memo[3]) >= PARAGRAPHS_READ:
-        memo = world._by_book["paragraph names"] = (world.aliases, world.indirect, world.cards, {})
-    read = memo[3].get((names, line))
+    memo: dict[tuple[re.Pattern[str], str], _Named] = \
+        world.per_book("paragraph names", (world.aliases, world.indirect, world.cards), dict)
+    if len(memo) >= PARAGRAPHS_READ:
+        memo.clear()  # full: started again
+    read = memo.get((names, line))
     if read is None:
-        read = memo[3][(names, line)] = _read_names(names, world, line)
+        read = memo[(names, line)] = _read_names(names, world, line)
     return read
 
 
@@ -4184,9 +4231,6 @@ def _past_spaces(text: str, at: int) -> int:
     return spaces.end() if spaces else at
 
 
-_CLAUSE_MARKS = re.compile("[，,；;]")
-"""What ends a clause inside a sentence (:meth:`_NameSpans.clause_start`)."""
-
 
 class _NameSpans:
     """Where a sentence names someone (``names``: an alternation of words, no look outside a match), read once for
@@ -4200,7 +4244,7 @@ class _NameSpans:
         self.names = names
         self.sentence = sentence
         self.starts = [m.start() for m in _name_starts(names.pattern).finditer(sentence)]
-        self.marks = [m.start() for m in _CLAUSE_MARKS.finditer(sentence)]
+        self.marks = [m.start() for m in CLAUSE_MARKS.finditer(sentence)]
         self.ends: dict[int, int] = {}  # a start -> the end of the shortest name there
 
     def clause_start(self, at: int) -> int:

@@ -46,6 +46,9 @@ SENTENCE_STOPS = "。！？!?"
 """The marks that end a sentence, full width and ASCII: the sentence ends of the checks are built from them."""
 CLOSING_QUOTES = "”’」』"
 """The closing quotes a sentence end carries on with it (她说：“走。”): the sentence ends after them."""
+CLAUSE_MARKS = re.compile("[，,；;]")
+"""What ends a clause inside a sentence, full width and ASCII: a comma or a semicolon, no sentence stop (the
+clause after a going: 回泉州老家上坟去了，…; the last clause mark before a name)."""
 FULL_WIDTH_STOP = re.compile("[。！？]")
 """A full-width sentence stop, and only that (not ! ? nor a new line nor an ellipsis): where the readers that split
 Chinese prose into sentences end one."""

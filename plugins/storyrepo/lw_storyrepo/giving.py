@@ -9,6 +9,8 @@ about, so a verb added for one of them is there for all that ask the same thing:
 - :data:`PUT_VERBS` — what a holder does, after 把 and the thing, to put it in another's hands or before them
   (把望远镜递给她, 把账簿放在桌上);
 - :data:`SHOW_VERBS` — what a holder does, right before the thing, to bring it out or hand it over (掏出账簿, 递过茶盏);
+- :data:`HOLD_OUT_VERBS` — what a holder does, right before the thing, to have it in hand before handing it
+  (掏出, 拿起, 解下: 拿起马灯递过去);
 - :data:`TAKE_BACK_VERBS` — a thing handed over coming back to the one who gave it (收回, 要回, 递还): a handover for
   a moment, after which nobody's 持有 has changed.
 """
@@ -29,6 +31,8 @@ BRING_OUT = "bring out"
 """Brought out by its holder for others to see or use (掏出, 亮出)."""
 TAKE_BACK = "take back"
 """Back to the one who gave it, by either side (收回, 拿回, 交还, 还给)."""
+TAKE_UP = "take up"
+"""Taken up in its holder's hand from where it lay or hung (拿起, 解下): not yet shown to anyone."""
 
 VERBS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("交给", "递给", "塞给", "送给", "借给", "带给", "给了", "押给", "留给", "传给", "让给", "托付给",
@@ -42,6 +46,7 @@ VERBS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("放在", "搁在", "摆在", "拍在"), frozenset({SET_DOWN})),
     **dict.fromkeys(("接过", "接了过", "收下"), frozenset({TAKE})),
     **dict.fromkeys(("掏出", "拿出", "取出", "摸出", "亮出", "捧出", "端出", "抱出", "搬出", "拎出"), frozenset({BRING_OUT})),
+    **dict.fromkeys(("拿起", "抓起", "提起", "拎起", "捧起", "端起", "抄起", "解下", "摘下", "取下"), frozenset({TAKE_UP})),
 }
 """Every verb of giving or showing a thing, with the kinds of act it tells."""
 
@@ -65,4 +70,8 @@ INTO_HANDS = ("手里", "手上", "手中", "手心", "掌心", "怀里")
 """The hands and arms that make an :data:`INTO_VERBS` a giving — only another's, named before them (塞进他手里,
 老郑手上); 塞进怀里, 按在掌心里 alone are the holder's own (R54)."""
 TAKE_BACK_VERBS = verbs_of(TAKE_BACK)
+HOLD_OUT_VERBS = verbs_of(BRING_OUT, TAKE_UP)
+"""What a holder does right before a thing to have it in hand (掏出, 拿起, 解下): followed, in the same clause or the next
+with no other subject, by a verb of :data:`AWAY_VERBS` (拿出铜扳手，递给阿爸; 拿起马灯递过去), it is a giving with no 把
+(H7, stop 55: U11)."""
 

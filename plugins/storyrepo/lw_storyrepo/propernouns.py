@@ -774,8 +774,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
                 and lex.common(stem):
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
-        if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS):
-            continue  # 雀侯+会+埋, 伞尖+会+指向: a modal before a verb (SUFFIX_VERBS: the dictionary calls 指 a noun), no society
+        if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS
+                                                  or _hour(stem)):
+            continue  # 雀侯+会+埋, 伞尖+会+指向: a modal before a verb (SUFFIX_VERBS: the dictionary calls 指 a noun), no
+            # society; 榨季+会: a time will be, whatever follows (N28)
         if _suffix_acts(lex, line, start, end):
             continue  # 门柱+帮+了, 驼夫+指+了指: the suffix is the sentence's verb, done
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
@@ -1009,12 +1011,34 @@ def _abbreviated_candidates(lex: _Lexicon, text: str) -> Iterator[tuple[str, int
             yield stem + middle + end, m.start()
 
 
+ESTABLISHMENT_HEADS: dict[str, tuple[str, ...]] = {
+    # N28: one row a kind of establishment, in general Chinese (not a book's words): the last word of its name
+    "works": ("厂", "煤矿", "金矿", "铁矿", "铜矿", "矿业", "林场", "农场", "窑厂"),
+    "market": ("市场", "早市", "夜市", "集市", "布市", "菜市", "鱼市", "米市", "花市", "马市"),
+    "trade": ("置业", "木业", "实业", "商号", "琴行", "车行", "米行", "布行", "批局"),
+    "media": ("传媒", "影业", "出版社", "广播站"),
+    "stage": ("影院", "电影院", "戏院", "剧院", "文工团", "歌舞团", "杂技团", "马戏团", "评剧团", "京剧团"),
+    "food": ("酒馆", "茶馆", "饭馆", "面馆"),
+    "housing": ("宿舍",),
+}
+"""Heads of a works, a market, a trading house, a newspaper or studio, a stage, an eating house or a housing block
+that a stem and its trade words name in full (东岭+煤矿, 鹿鸣+早市, 兴华+置业, 北极光+传媒, 凤鸣+影院, 火线+文工团)."""
+ESTABLISHMENT_HEAD_WORDS = frozenset(head for row in ESTABLISHMENT_HEADS.values() for head in row)
+ESTABLISHMENT_STEM_MAX = 100
+"""A stem the dictionary holds this often or more before an establishment's word is what it deals in or serves, a
+kind (海鲜+夜市: jieba calls 海鲜 a place), unless a slogan; an establishment's own stem is rarer (东岭 7, 兴华 27)."""
 CHAIN_HEADS = ("合作社", "供销社", "信用社", "俱乐部", "剧团", "戏班", "拍卖行", "商行", "酒店", "饭店", "宾馆", "中心", "指挥部",
-               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队")
+               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队") \
+    + tuple(sorted(ESTABLISHMENT_HEAD_WORDS))
 """General Chinese words for a body that a stem and the words of its trade name in full (野径+户外+俱乐部, 金城+航运+队,
 洪埠县+防汛抗旱+指挥部): the last word of an organisation said once in full. A one-character head (队) needs a trade word
 before it, as do the heads that also name a department or a team of any body (中心, 公司, 小组: 远控+中心, 急救+中心)."""
-TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组"))
+TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组", "厂"))
+HEADS_IN_WORDS = frozenset(("厂",))
+"""Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂): read from that word's start."""
+NAMED_HEADS_ONLY = frozenset(("宿舍",))
+"""Heads that also name the rooms of a kind of people (学生+宿舍, 职工+宿舍): a name's only after a slogan
+(:data:`SLOGAN_STEMS`: 东风+宿舍) or a place's name the dictionary knows as one (ns)."""
 CHAIN_HEAD = re.compile("|".join(sorted(CHAIN_HEADS, key=len, reverse=True)))
 CHAIN_MAX = 8
 """The most characters of a stem and its trade words before the head."""
@@ -1041,8 +1065,18 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
     edges: list[int] | None = None
     for m in CHAIN_HEAD.finditer(line):
         at = m.start()
-        if at not in bounds or (m.end() < len(line) and m.end() not in bounds):
+        if m.end() < len(line) and m.end() not in bounds:
             continue
+        traded = False  # the head's own token holds its trade (拖拉机+厂)
+        if at not in bounds:
+            if m.group() not in HEADS_IN_WORDS:
+                continue
+            edges = sorted(bounds) if edges is None else edges
+            below = bisect_left(edges, at)
+            whole = line[edges[below - 1] if below else 0:m.end()]
+            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole):
+                continue
+            at, traded = m.end() - len(whole), True
         tokens: list[str] = []
         start = at
         while start > 0 and at - start < CHAIN_MAX:
@@ -1062,9 +1096,13 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
                 break
             tokens.insert(0, token)
             start = prev
-        if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2):
+        if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2 and not traded):
             continue
         stem = tokens[0]
+        if m.group() in NAMED_HEADS_ONLY and stem not in SLOGAN_STEMS and lex.tags.get(stem) != "ns":
+            continue  # 练习生+宿舍: the people it houses
+        if m.group() in ESTABLISHMENT_HEAD_WORDS and stem not in SLOGAN_STEMS and lex.freq.get(stem, 0) >= ESTABLISHMENT_STEM_MAX:
+            continue  # 海鲜+夜市: the goods it sells
         if stem not in SLOGAN_STEMS and (lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD
                                          or stem in GENERIC_STEMS or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE)):
             continue
@@ -1780,9 +1818,18 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
+SEASON_ENDS = frozenset("季")
+"""The last character of a trade's or the weather's season (榨季 of a sugar mill, 汛季, 茶季, 渔季; N28: U11's 榨季 read as
+someone): after a character no surname, no name."""
+ADDRESS_LEADS = frozenset("老小阿")
+"""The leads of an address form (老季, 小季, 阿季): a person whatever follows."""
+
+
 def _hour(name: str) -> bool:
-    """A double hour (子时, 午时三刻): a time, never a name."""
-    return len(name) >= 2 and name[0] in BRANCHES and name[1] in "时正初"
+    """A double hour (子时, 午时三刻) or a season (榨季, 汛季: :data:`SEASON_ENDS`, no surname before it; 卓季 is a
+    name): a time, never a name."""
+    return len(name) >= 2 and name[0] in BRANCHES and name[1] in "时正初" \
+        or len(name) == 2 and name[1] in SEASON_ENDS and name[0] not in ALL_SURNAMES and name[0] not in ADDRESS_LEADS
 
 
 def _counted(text: str, name: str) -> bool:
@@ -2700,9 +2747,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
-    for name in [n for n in candidates if _county_led(lex, n) != n]:  # 潮安+蔗林村: the village, its county before it
+    led = {n: village for n in candidates if (village := _county_led(lex, n)) != n}  # each candidate read once
+    for name, village in led.items():  # 潮安+蔗林村: the village, its county before it
         c = candidates.pop(name)
-        c.name = _county_led(lex, name)
+        c.name = village
         c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
         candidates.setdefault(c.name, c)
     counts = Counter({name: text.count(name) for name in candidates})

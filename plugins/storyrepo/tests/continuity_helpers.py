@@ -11,7 +11,7 @@ import sys
 from typing import Any, Iterator
 
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity
+from lw_storyrepo.continuity import World, check_continuity, told_of
 from lw_storyrepo.findings import Finding
 
 
@@ -33,6 +33,23 @@ def findings(body: str, world: World, viewpoint: str, date: str, present: list[s
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+
+
+def three_holders(body: str, place: str, viewpoint: str = "阿满") -> list[Finding]:
+    """:func:`findings` of ``body`` in the holdings rounds' book of three at ``place`` (all in the scene, on 1931年9月2日):
+    阿满 holds 铜望远镜, 老周 煤油灯 and 驿符, 苏禾 秒表, each card's text a line of their own; ``place`` is where every
+    card puts them and the book's one place. Each call builds its world (D1 of stop 54's duplicates: the fourth and fifth
+    rounds' scaffold)."""
+    cards: dict[str, dict[str, Any]] = {
+        "阿满": {"姓名": "阿满", "状态": "在世", "位置": place, "持有": ["铜望远镜"]},
+        "老周": {"姓名": "老周", "状态": "在世", "位置": place, "持有": ["煤油灯", "驿符"]},
+        "苏禾": {"姓名": "苏禾", "状态": "在世", "位置": place, "持有": ["秒表"]},
+    }
+    texts = {"阿满": "阿满守塔。", "老周": "老周是驿丞。", "苏禾": "苏禾教物理。"}
+    known = {"阿满": "她", "老周": "他", "苏禾": "她"}
+    items = {str(x) for card in cards.values() for x in card.get("持有", [])}
+    world = World(cards, {n: n for n in cards}, {place}, items, (), None, {}, known, told=told_of(texts, cards))
+    return findings(body, world, viewpoint, "1931年9月2日", list(cards), items=items)
 
 
 class Counted:

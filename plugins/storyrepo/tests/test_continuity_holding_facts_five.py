@@ -11,25 +11,11 @@ Written in genres and periods of our own (a Tang post station, a school lab, a m
 
 from __future__ import annotations
 
-from typing import Any
-
 import continuity_helpers
-from lw_storyrepo.continuity import World, told_of
-
-CARDS: dict[str, dict[str, Any]] = {
-    "阿满": {"姓名": "阿满", "状态": "在世", "位置": "驿站", "持有": ["铜望远镜"]},
-    "老周": {"姓名": "老周", "状态": "在世", "位置": "驿站", "持有": ["煤油灯", "驿符"]},
-    "苏禾": {"姓名": "苏禾", "状态": "在世", "位置": "驿站", "持有": ["秒表"]},
-}
-TEXTS = {"阿满": "阿满守塔。", "老周": "老周是驿丞。", "苏禾": "苏禾教物理。"}
-KNOWN = {"阿满": "她", "老周": "他", "苏禾": "她"}
 
 
 def _held(body: str, viewpoint: str = "阿满") -> list[str]:
-    aliases = {n: n for n in CARDS}
-    items = {str(x) for card in CARDS.values() for x in card.get("持有", [])}
-    world = World(CARDS, dict(aliases), {"驿站"}, items, (), None, {}, dict(KNOWN), told=told_of(TEXTS, CARDS))
-    return [f.message for f in continuity_helpers.findings(body, world, viewpoint, "1931年9月2日", list(CARDS), items=items)
+    return [f.message for f in continuity_helpers.three_holders(body, "驿站", viewpoint)
             if f.subject is not None and f.subject.field == "持有"]
 
 
