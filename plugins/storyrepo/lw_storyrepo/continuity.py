@@ -594,11 +594,11 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
-                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
+                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前(?:不回|回不来|走不开)")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
-not returned to is home, :data:`BACK_TO`). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
+not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
 journey."""
 
 
@@ -1455,7 +1455,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                        f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60], Subject("状态", who)))
                     continue
                 placed.add((who, i))
-                out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去",
+                # where this draft's own 设定变更 put them, when it did (U11: the card's place named though the draft moved him)
+                where = f"「{'、'.join(sorted(moved[who]))}」（设定变更·位置）" if moved.get(who) else f"「{card['位置']}」（角色卡·位置）"
+                out.append(Finding("连贯", WARN, f"{who} 在{where}，本章没有写他到「{place}」去",
                                    first_line + i, col, sentence.strip()[:60], Subject("位置", who, place)))
     if names is not None:
         here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
@@ -2549,6 +2551,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
+        # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
+        hits = [(at, said) for at, said in hits if not _post_of_another(world, narration, at, said)]
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
