@@ -72,7 +72,8 @@ def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
     while no draft was submitted since the last check sent them all back: nothing new to check."""
     if (load_state(repo) or {}).get("阶段") == "packed":
         raise LwError("没有待检的新稿：上次机检把草稿都打回了（或还没交稿），章事务在「模型渲染草稿」",
-                      expected="交一份新稿再检：lw story draft A 文件（机检报告在 工作区/评审报告/）")
+                      expected="交一份新稿再检：lw story draft A 文件（只改了角色卡、世界观或工作区的承诺、信息差文件，原稿再交一次即可；"
+                               "机检报告在 工作区/评审报告/）")
     state = require_state(repo, "drafted", "checked", "reviewed")
     ctx = CheckContext.load(repo)
     results: dict[str, list[Finding]] = {}

@@ -172,7 +172,7 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         if pid not in new_promises:
             errors.append(Refusal(_unfiled_promise(pid, new_promises), pid))
             continue
-        _t, doc = new_promises[pid]
+        short, doc = new_promises[pid]
         if repo.item_path(L.承诺, pid) is not None:
             errors.append(Refusal(f"承诺编号 {pid} 已被占用", pid))
         if not section(doc.body, "兑付计划"):
@@ -184,7 +184,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         behind = deadline_behind(repo, doc.get("兑付期限"))
         if behind is not None:
             errors.append(Refusal(f"新承诺 {pid} 的兑付期限「{doc.get('兑付期限')}」（第 {behind[0]} 章）已经过了："
-                                  f"最早在第 {behind[1]} 章兑付，改 {L.新承诺}/ 里它的兑付期限", pid))
+                                  f"最早在第 {behind[1]} 章兑付，改 {L.新承诺}/{pid}-{short}.md 里的兑付期限，"
+                                  "再把草稿交一次（lw story draft A 文件，原文不变也行）", pid))
     existing: dict[str, Item] = {}
     for pid in dict.fromkeys(advanced + paid + abandoned):
         if pid in opened:

@@ -315,7 +315,13 @@ def propose_candidates(args: ProposeCandidatesArgs, ctx: Any = None) -> dict[str
 
 
 def volume_commit(args: VolumeCommitArgs, ctx: Any = None) -> dict[str, Any]:
-    return {"commit": volume_review.volume_commit(_repo(ctx), args.summary, args.outline)}
+    repo = _repo(ctx)
+    volume = volume_review.current_volume(repo)[0]
+    result: dict[str, Any] = {"commit": volume_review.volume_commit(repo, args.summary, args.outline)}
+    missing = volume_review.next_outline_missing(repo, volume)
+    if missing:
+        result["hint"] = missing
+    return result
 
 
 def propose_repair(args: ProposeRepairArgs, ctx: Any = None) -> dict[str, Any]:

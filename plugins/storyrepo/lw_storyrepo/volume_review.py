@@ -174,6 +174,16 @@ def tick(repo: StoryRepo, numbers: list[int]) -> list[str]:
     return [c.title for c in found if c.ticked]
 
 
+def next_outline_missing(repo: StoryRepo, volume: int) -> str | None:
+    """What to say after ``vol(NN)`` of ``volume`` when the next volume has no 卷纲 yet (none was given with the
+    commit nor written before): its name and the command that writes one; ``None`` when it exists. Nothing is
+    refused: a book may start its next volume with no outline, but the author is told, never left to find out."""
+    name = L.volume_name(volume + 1)
+    if repo.p(f"{L.卷纲}/{name}.md").is_file():
+        return None
+    return f"{name}还没有卷纲：lw story outline set {name} 主线 \"…\"（或 vol commit 时给 --outline 文件）"
+
+
 def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> str:
     """``vol(NN)``: the volume summary, the next outline, the promises the author picked."""
     recover(repo.root)
