@@ -388,10 +388,11 @@ def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Ca
     """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
     ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
     of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
-    only then; a value of None is kept like any other. A key is always given deps of the same length (its one caller's)."""
+    only then; a value of None is kept like any other. A key is always given deps of the same length (its one caller's:
+    a ValueError otherwise)."""
     kept = memo.get(key)
     if kept is not None:
-        for was, now in zip(kept[0], deps):  # a loop, not any(…): this runs once per paragraph read (A12's pronouns)
+        for was, now in zip(kept[0], deps, strict=True):  # a loop, not any(…): once per paragraph read (A12's pronouns)
             if was is not now:
                 break
         else:
@@ -601,11 +602,11 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
-                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前(?:不回|回不来|走不开)")
+                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前(?:不回|(?<![目眼当跟面门]前)(?:回不来|走不开))")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
-not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
+not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2; not 目前/眼前/跟前…, a now or a nearness: 眼前走不开, R55). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
 journey."""
 
 
