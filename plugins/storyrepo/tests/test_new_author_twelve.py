@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lw_storyrepo import layout as L
+from lw_storyrepo import tools
 
 from story_cli import hand_in, lw, new_book
 
@@ -87,6 +88,22 @@ def test_vol_commit_says_it_in_english_too(tmp_path: Path) -> None:
     summary.write_text("郭长庚破例把扎骨手艺传给女儿。", encoding="utf-8")
     english = lw(root, "vol", "commit", "--summary", str(summary), locale="en")
     assert "第02卷 has no volume outline (卷纲) yet: lw story outline set 第02卷 主线" in english, english
+
+
+def test_the_model_tool_of_vol_commit_hints_the_missing_outline_and_not_a_written_one(tmp_path: Path) -> None:
+    """The model's ``volume_commit`` tool says the same as the CLI, as ``hint`` (R55: no test read it); a volume
+    committed with the next volume's outline has none."""
+    for outline, hinted in ((None, True), ("郭秀兰追查龙头上的刻痕。", False)):
+        root = kite_works(tmp_path / ("bare" if outline is None else "outlined"))
+        hand_in(root, DRAFT.format(title="龙头", when="1983年3月2日", pid="P-001"))
+        lw(root)
+        accept_chapter(root)
+        lw(root, "vol")
+        result = tools.volume_commit(tools.VolumeCommitArgs(summary="郭长庚破例把扎骨手艺传给女儿。", outline=outline),
+                                     {"story_root": str(root)})
+        assert result["commit"] and ("hint" in result) is hinted, result
+        if hinted:
+            assert "第02卷还没有卷纲：lw story outline set 第02卷 主线" in result["hint"], result
 
 
 def test_a_past_deadline_in_a_hand_written_promise_names_its_file_and_the_resubmission(tmp_path: Path) -> None:
