@@ -46,6 +46,11 @@ def test_a_kin_word_after_a_preposition_or_the_copula_is_a_word_of_its_own(form:
 @pytest.mark.parametrize("form, body", [
     ("娘", "驿站来了个唱曲的姑娘，抱着琵琶。"),
     ("娘", "村口的新娘子坐在船头。"),
+    # R55 (stop 55): the kin character inside a longer word after it (KIN_WORD_GOES_ON) names no relative
+    ("娘", "这病是娘胎里带来的。"),
+    ("妈", "船上都说是妈祖保佑。"),
+    ("妈", "他跟妈祖庙的庙祝很熟。"),
+    ("娘", "她说是娘家的兄弟来了。"),
 ])
 def test_a_kin_word_ending_a_longer_word_is_still_none(form: str, body: str) -> None:
     assert not _named_in(form, body)
@@ -141,9 +146,20 @@ def test_a_promise_step_the_prose_writes_nothing_of_is_warned(line: str, body: s
      "石头压低了嗓子：“师傅走前那夜，图纸动过，就塞在底下的暗格里。”"),
     # a short step (under eleven pairs) may be told in any words
     ("P-001 推进：小欧说站长出过舱", "小欧说，陈站长那晚一个人出去过。"),
+    # a short step sharing no pair with the prose: under STEP_WORDS_MIN pairs, nothing is warned (R55, stop 55)
+    ("P-001 推进：石头说鲁师傅改过图纸", "石头端上两碗汤饼，鲁师傅吃了一碗，嫌咸，又添了半碗水。"),
 ])
 def test_a_promise_step_told_or_short_says_nothing(line: str, body: str) -> None:
     assert not any("这一步正文里找不到" in m for m in _step(line, body))
+
+
+def test_a_step_of_a_line_already_warned_is_not_warned_again() -> None:
+    """A line already warned (a person it names is not in the prose) says nothing more of its step (``len(out) ==
+    first``): the step is missing because its teller is (R55, stop 55)."""
+    found = _step("P-001 推进：石头说鲁师傅失踪前一夜把龙骨的尺寸改了三处，改过的图纸藏在桅杆底座的暗格里",
+                  "天刚亮，鲁师傅不在船坞，阿秀一个人刨木板，刨到晌午，吃了两个馍。")
+    assert any("石头" in m and "正文里没有" in m for m in found), found
+    assert not any("这一步正文里找不到" in m for m in found), found
 
 
 def _voices(body: str, cast: list[str], pov: str) -> list[tuple[int, str | None, str]]:
