@@ -844,8 +844,14 @@ def _named(form: str, body: str) -> bool:
 def _named_in(form: str, body: str) -> bool:
     if len(form) != 1:
         return present(form, body)
-    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[{KIN_LED_BY}])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
+    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[{KIN_LED_BY}])){re.escape(form)}(?![{KIN_WORD_GOES_ON}{re.escape(form)}])",
                      body) is not None
+
+
+KIN_WORD_GOES_ON = "们子家亲儿胎祖舅姨"
+"""The characters that, after a one-character word of a relation, make a longer word of it (:func:`_named`): 娘们, 娘子,
+娘家, 娘亲, 娘儿俩, 娘胎, 妈祖 (妈祖庙), 娘舅, 娘姨 — the relative is no word of its own there (R55, stop 55: 这病是娘胎里带来的,
+船上都说是妈祖保佑 named no mother)."""
 
 
 KIN_LED_BY = "我你他她咱俺的是给跟和同对向让叫被把替像问找陪随与帮喊"
@@ -1314,9 +1320,11 @@ def _head_after_ba(ctx: CheckContext, thing: str) -> tuple[str, ...]:
 
 
 def _only_head(ctx: CheckContext, thing: str) -> bool:
-    """Whether no other name or held thing of the book ends with ``thing``'s last character."""
-    others = {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
-    return not any(o.endswith(thing[-1]) and ctx.aliases.get(o, o) != ctx.aliases.get(thing, thing) for o in others if o != thing)
+    """Whether no other name or held thing of the book ends with ``thing``'s last character: looked up in the book's
+    :func:`_name_ends`, the one reader of "no other name ends with it" (:func:`_tails`'s), not every name tried for each
+    handed thing (lines × things: R55, stop 55)."""
+    canonical = ctx.aliases.get(thing, thing)
+    return not any(o != thing and ctx.aliases.get(o, o) != canonical for o in _name_ends(ctx).ending_with(thing[-1]))
 
 
 _SENTENCES_READ = PerProse()

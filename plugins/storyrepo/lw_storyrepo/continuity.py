@@ -272,9 +272,20 @@ HE_ONE_OR_YOU = re.compile(r"[他她你]")
 """Another's hand said by a pronoun (塞进他手里, 放到你手上)."""
 NOT_ANOTHERS = re.compile(r"^[^。！？“”，,\n]*?自己")
 """A hand said as one's own (塞进自己怀里) between a putting verb and the hand: no other's hand, no giving (H6, R54)."""
-NOT_ALL_OF_IT = re.compile(r"[^。！？“”，,\n]{0,6}?(?:[一两几半][台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面片包袋口撮]|看|瞧)")
+NOT_ALL_OF_IT = re.compile(r"[^。！？“”，,\n]{0,6}?(?:[一两几半][台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面片包袋口撮"
+                           r"碗杯壶瓶盆桶罐盒碟盘勺缸筐篮捆沓叠截段滴捧]|看|瞧)")
 """What may follow a giving's verb and its receiver that makes it no giving of the thing itself (掏出烟盒，递给老郑一支;
-把相册递给他看): a part of it, or a showing for a look — its holder keeps it (H7)."""
+把相册递给他看): a part of it or a measure of another thing (递给她一碗姜汤: a bowl, cup or pot is a measure too — R55), or
+a showing for a look — its holder keeps it (H7)."""
+HELD_OUT_GAP = re.compile(r"(?:了|来|出来|起来|下来)?(?:[，,]|$)")
+"""What alone may stand between the thing taken in hand with no 把 and the clause's end (拿出铜扳手，递给…; 拿起马灯递过去):
+anything else there is another thing or a part named after it (拿起煤油灯旁边的火柴, 取下煤油灯罩子), the one handed (R55)."""
+OTHER_THING = re.compile(r"的")
+"""A 的 between a thing and the verb that hands something on: the thing only describes what is handed (把煤油灯旁边的火柴递给…:
+R55)."""
+BACK_OTHER = re.compile(rf"把(?![它这那])[^。！？“”，,\n]{{1,6}}?(?:{alternation(TAKE_BACK_VERBS)})")
+"""A taking back naming, after 把, another thing than a known one (苏禾把钱又还给了老周): no thing given away comes back
+(R55); 把它, 把这东西, 把那盏灯 point at the given thing."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
@@ -315,9 +326,10 @@ OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
-SUBJECTLESS_USE = re.compile(r"[着起出下把了碎开]|用$")
+SUBJECTLESS_USE = re.compile(r"[着起出下把了碎开]|(?:^|[就便又再先才也还却只都仍])用$")
 """An action on a thing in a clause with no subject of its own (…，拿起了…; …蹲下去，用铜扳手卡住螺母: 用 right before the
-thing, the instrument — H7, stop 55: U11's giver using what she gave away)."""
+thing, the instrument — H7, stop 55: U11's giver using what she gave away; alone or after an adverb — a word ending in
+用, 专用 or 借用, is no use: R55)."""
 DEMONSTRATED_BA = re.compile(r"[那这]把")
 """那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}][^，,。！？“”的\n]{{0,2}})?$")
@@ -1218,7 +1230,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 把马灯递给老郑, 把铜印塞进他手里: its holder gives it away — in another's hands until it comes back (H6)
         # 拿出铜扳手，递给阿爸; 拿起马灯递过去: a holder's taking it in hand (giving.HOLD_OUT_VERBS), then a verb of handing
         # with no other subject between, is the same giving with no 把 (H7, stop 55)
-        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)(?:把|{alternation(HOLD_OUT_VERBS)})"
+        gave = re.compile(rf"({names.pattern}|{HE_ONE})([^。！？“”\n]{{0,12}}?)(?P<how>把|{alternation(HOLD_OUT_VERBS)})"
                           rf"([^。！？“”\n]{{0,8}}?)({item_re})(?!的)(?P<gap>[^。！？“”\n]{{0,6}}?)(?:{alternation(AWAY_VERBS)}|"
                           rf"(?:{alternation(INTO_VERBS)})(?P<whose>[^。！？“”，,\n]{{0,6}}?)(?:{alternation(INTO_HANDS)}))")
         # 把喷烟壶搁在杜老四脚边, 放下马灯: a thing given away set down again, by whoever — within its giver's reach (R54)
@@ -1238,8 +1250,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         reading = list(zip(sentences, looked)) + _revealed(sentences, looked, names, item_re)
         for (i, col, said_sentence), sentence in reading:
             if not any_item.search(sentence):
-                if gone and BACK_AGAIN.search(sentence):
-                    gone = {}  # 阿爸看了看，又还给了她: a taking back naming no thing is of what was given away (H7)
+                back_at = BACK_AGAIN.search(sentence)
+                if gone and back_at and not BACK_OTHER.search(sentence):
+                    # 阿爸看了看，又还给了她: a taking back naming no thing is of what was given away (H7) — back to the
+                    # one it names after the verb, if any (…还给了老周: only 老周's givings; R55)
+                    to = names.match(sentence, back_at.end() + (sentence.startswith("了", back_at.end())))
+                    to_whom = aliases.get(to.group(), to.group()) if to else None
+                    gone = {k: v for k, v in gone.items() if to_whom is not None and k[0] != to_whom}
                 continue
             two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
             for m in get.finditer(sentence):
@@ -1254,15 +1271,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 whose = m.group("whose")  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
                     continue
-                if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(3)) \
+                if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(4)) \
                         or _quoted_at(lines[i], col - 1 + m.start()):
                     continue
                 # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
                 if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
                     continue
+                # 拿起煤油灯旁边的火柴，递给…; 取下煤油灯罩子，递给…: another thing or a part of it named after it is what is
+                # handed (R55)
+                if OTHER_THING.search(m.group("gap")) or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
+                    continue
                 giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))
-                thing = _canonical(m.group(4), world.items, by_length)
+                thing = _canonical(m.group(5), world.items, by_length)
                 gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
                 if giver is not None:
                     gone[(giver, thing)] = (i, col)

@@ -87,3 +87,43 @@ def test_a_question_or_the_speaker_s_own_thing_in_words_stays_silent() -> None:
     assert _held("“我拿你那只万用表干什么？”阿桂说。") == []
     # the speaker's own thing, lent out by words: no use by another
     assert _held("“你拿我那只万用表量一量。”罗工说。") == []
+
+
+def _three_held(body: str) -> list[str]:
+    return [f.message for f in continuity_helpers.three_holders(body, "中山站")
+            if f.subject is not None and f.subject.field == "持有"]
+
+
+def test_another_thing_or_a_part_handed_after_taking_one_up_stays_silent() -> None:
+    # R55: 拿起/取下 X then 递给: what is handed is the thing named after X (旁边的火柴, 罩子) or a measure of another
+    # thing (一碗姜汤) — X stays in its holder's hand
+    assert _three_held("老周拿起煤油灯旁边的火柴，递给苏禾。\n老周提着煤油灯出了门。") == []
+    assert _three_held("老周拿起煤油灯，递给苏禾一碗姜汤。\n老周提着煤油灯出了门。") == []
+    assert _three_held("老周取下煤油灯罩子，递给苏禾擦。\n老周提着煤油灯出了门。") == []
+    assert _three_held("老周把煤油灯旁边的火柴递给苏禾。\n老周提着煤油灯出了门。") == []
+    # the thing itself taken up and handed: still a giving
+    assert _three_held("老周拿起煤油灯，递给苏禾。\n老周提着煤油灯出了门。") != []
+
+
+def test_a_word_ending_in_yong_is_no_use() -> None:
+    # R55: 专用, 借用 are words of their own, not 用 the instrument of a clause with no subject
+    assert _three_held("老周把煤油灯递给苏禾。\n老周叹了口气，专用煤油灯的灯芯早烧完了。") == []
+    assert _three_held("老周把煤油灯递给苏禾。\n老周叹了口气，借用煤油灯的光写字。") == []
+    assert _three_held("老周把煤油灯递给苏禾。\n老周蹲下去，用煤油灯照了照。") != []
+
+
+def test_a_taking_back_of_another_thing_or_to_another_keeps_the_giving() -> None:
+    # R55: 苏禾把钱又还给了老周 names another thing; a taking back of none, to another giver, is not this one's
+    assert _three_held("老周把煤油灯递给苏禾。\n苏禾把钱又还给了老周。\n老周提着煤油灯出了门。") != []
+    assert _three_held("老周把煤油灯递给苏禾。\n苏禾看了看，又还给了阿满。\n老周提着煤油灯出了门。") != []
+    # a taking back naming no thing, to its giver or to a pronoun: the thing given away
+    assert _three_held("老周把煤油灯递给苏禾。\n苏禾看了看，又还给了老周。\n老周提着煤油灯出了门。") == []
+    assert _three_held("老周把煤油灯递给苏禾。\n苏禾看了看，又还给了他。\n老周提着煤油灯出了门。") == []
+
+
+def test_a_question_in_a_later_clause_of_someone_s_words_keeps_the_use() -> None:
+    # SPOKEN_AFTER_NOT_DONE reads a question or 呢 in the thing's own clause only: one after a comma asks something else
+    assert any("阿桂" in m and "万用表" in m
+               for m in _held("罗工在床上翻了个身。\n“我拿了你那只万用表量过了，线是通的，你还没起炕呢。”阿桂说。"))
+    assert any("阿桂" in m and "万用表" in m
+               for m in _held("罗工在床上翻了个身。\n“我拿了你那只万用表量过了，你看看，通没通？”阿桂说。"))
