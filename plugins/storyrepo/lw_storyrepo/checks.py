@@ -215,6 +215,7 @@ class CheckContext:
                       dated=dated_events([lore, *texts.values()]),
                       dated_by=dated_subjects(lore, texts),
                       told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
+                      texts={name: free_text(text) for name, text in texts.items()},
                       bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
         # a promise's title and 描述 name the question the reader holds (灭门真凶: the massacre is known); its 兑付计划 is
         # the author's plan of what the book will reveal (揭开安全销的事) and makes no secret's keyword common knowledge

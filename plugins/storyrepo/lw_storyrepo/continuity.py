@@ -440,6 +440,7 @@ class World:
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
+    texts: dict[str, str] = field(default_factory=dict)  # character -> their card's free text (a post told there: ranks)
     # what is read from the cards and the ladders alone, built once: the dict itself is carried over by ``replace``
     # (a draft's own names, checks.check_draft), so every draft of a transaction shares it
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -451,7 +452,7 @@ class World:
 
     def rank_reader(self) -> RankReader:
         """The generic rank reader of this world, its patterns compiled once per book (:class:`lw_storyrepo.ranks.RankReader`;
-        it reads :attr:`cards`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
+        it reads :attr:`cards`, :attr:`texts`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
         return self.per_book("ranks", (), self._build_rank_reader)
 
     def _build_rank_reader(self) -> RankReader:
@@ -460,7 +461,7 @@ class World:
         stated = Ladder(tuple(dict.fromkeys(self.stages)))
         if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
             ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
-        return RankReader.build(ladders, self.cards, surname_of)
+        return RankReader.build(ladders, self.cards, surname_of, self.texts)
 
     def holdings(self) -> dict[str, list[str]]:
         """``{character: the things their card holds (持有)}`` in the cards' order, read once per book
@@ -3360,7 +3361,8 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     or a card dates it: an event the
     world dates whose name holds ``said`` (上线 for 灵犀2.0上线); else one by the word before 日 or 那天 after the
     owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; else by the longest leading
-    part of it, :data:`EVENT_NOUN_LEAST` characters or more, that dated events hold, when they all fall on one day (离检尺组
+    part of it, :data:`EVENT_NOUN_LEAST` characters or more, that dated events hold, when those whose doing after it
+    goes no other way than the countdown's (:func:`_ways_differ`: 靠岸 is no 离港) all fall on one day (离检尺组
     上山 for 十二月十五日陪林业局检尺组上老熊沟验收: the doer named and the doing worded otherwise; T4, stop 55); or a date itself (十五号, the
     coming one of that day)."""
     event = _world_event(world, said)
@@ -3373,8 +3375,9 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     date = DATE_SAID.match(said)
     if date is None:
         for k in range(len(said) - 1, EVENT_NOUN_LEAST - 1, -1):  # 检尺组上山 → 检尺组: the doer named, the doing otherwise
-            days = {world.dated[e] for e in world.events_holding(said[:k])}
-            if days:
+            held = world.events_holding(said[:k])
+            if held:  # a coming is no leaving of the same doer (靠岸 is no 离港: R55)
+                days = {world.dated[e] for e in held if not _ways_differ(said[k:], e[e.find(said[:k]) + k:])}
                 return (said, days.pop(), True) if len(days) == 1 else None
         return None
     if (on := _cn_int(date.group("day"))) is None or not 1 <= on <= 31:
@@ -3385,6 +3388,17 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
 
 ARRIVING = frozenset("到来回靠抵返进")
 """A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
+LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
+"""A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
+
+
+def _ways_differ(doing: str, other: str) -> bool:
+    """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
+    (:data:`LEAVING`): 靠岸 and 离港回国 are two events, whatever day the one is dated (R55 on T4)."""
+    def way(d: str) -> str:
+        return "leave" if LEAVING.match(d) else "come" if d[:1] in ARRIVING else ""
+    ways = {way(doing), way(other)}
+    return ways == {"leave", "come"}
 
 
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
@@ -3841,10 +3855,11 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
           "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
-LATELY_ACTS = ("(?:还|又)(?![是有没不好活要得该能会])[\u4e00-\u9fff]"
+LATELY_ACTS = ("(?:还|又)(?![是有没不好活要得该能会被挨遭受欠差剩])[\u4e00-\u9fff]"
                "|(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)")
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…): after 还 or 又
-any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told)."""
+any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told),
+nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55)."""
 DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
                                   "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
                                   "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))

@@ -419,9 +419,13 @@ class RankReader:
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
     called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
+    posted: frozenset[str] = frozenset()  # people of no rank field whose card's text names a rung (退休的老主任)
 
     @classmethod
-    def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str]) -> RankReader:
+    def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str],
+              texts: dict[str, str] | None = None) -> RankReader:
+        """The reader of ``ladders`` for ``cards`` (their 境界 fields), ``texts`` their cards' free texts: a person whose
+        card holds no rank but whose text names a rung of two characters or more (退休的老主任) may bear that title."""
         reader = cls(ladders, cards)
         rungs: set[str] = set()
         for k, ladder in enumerate(ladders):
@@ -438,6 +442,9 @@ class RankReader:
             if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
         reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
+        said = [r for r in rungs if len(r) >= 2]
+        reader.posted = frozenset(p for p, text in (texts or {}).items()
+                                  if p not in reader.holds and any(r in text for r in said))
         tails: dict[str, set[str]] = {}
         for rung in rungs:
             if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):
@@ -597,11 +604,11 @@ class RankReader:
                 return canon(sentence[slice(*spans[k - 1])]), "narration", rung  # 苏青禾以炼气七层的修为…
         # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name; others of
         # the surname whose cards hold no rank at all take no rank's title (程掌作 of the 墨师 程仲甫, not of his wife
-        # 程月娥, who carries no 境界: T4, stop 55)
+        # 程月娥, who carries no 境界: T4, stop 55) — unless another's card text names a post (退休的老主任: R55)
         if r.start() >= 1:
             s = sentence[r.start() - 1]
             owners = [p for p in self.surnames.get(s, []) if p in self.holds]
-            if len(owners) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+            if len(owners) == 1 and not any(p in self.posted for p in self.surnames[s]) and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:

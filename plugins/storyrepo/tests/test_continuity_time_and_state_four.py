@@ -142,10 +142,10 @@ TROUPE: dict[str, dict[str, Any]] = {
 }
 
 
-def ranked(body: str) -> list[str]:
+def ranked(body: str, texts: dict[str, str] | None = None) -> list[str]:
     world = World(TROUPE, {p: p for p in TROUPE}, {"剧团"}, set(), ("学员", "演员", "台柱", "团长"), None, {},
                   {p: "她" if p == "韩小云" else "他" for p in TROUPE},
-                  ladders=ladders_of(TROUPE_LADDER, ["学员", "演员"]), told=told_of({}, TROUPE))
+                  ladders=ladders_of(TROUPE_LADDER, ["学员", "演员"]), told=told_of({}, TROUPE), texts=texts or {})
     return [f.message for f in continuity_helpers.findings(body, world, "韩小云", "一九八三年三月三日", list(TROUPE), changes=[])
             if "境界" in f.message]
 
@@ -160,3 +160,40 @@ def test_a_title_on_a_surname_whose_other_bearer_holds_no_rank_is_the_ranked_one
 def test_a_title_on_a_surname_of_two_ranked_bearers_or_the_card_s_own_is_silent() -> None:
     assert not ranked("锣鼓还没响。贾台柱一早就进了化妆间，对着镜子勾脸。")  # 贾: two ranked, which one is not said
     assert not ranked("锣鼓还没响。韩演员一早就进了化妆间，对着镜子勾脸。")  # the card's own rung
+
+
+# R55 on T4: the outside reader's counter-examples (a South Pole station, a steppe camp, a hospital) and the guards
+
+def test_a_countdown_to_another_doing_of_a_dated_doer_is_silent() -> None:
+    # the ship's leaving is dated, not its coming in: 靠岸 is no 离港
+    lore = "二〇三一年冬，南极中山站。二〇三一年十二月二十八日雪龙号补给船离港回国。"
+    assert not timed("郝长林搓着手说：“离雪龙号补给船靠岸只剩三天了。”", "二〇三一年十二月十日", lore)
+    assert timed("郝长林搓着手说：“离雪龙号补给船离港只剩三天了。”", "二〇三一年十二月十日", lore)  # its own doing
+
+
+def test_the_dead_done_to_or_owing_lately_is_silent() -> None:
+    assert not stated("“你爹昨儿又被老喇嘛念叨起来了。”钱嫂说。")
+    assert not stated("“你爹前天还欠着供销社三块钱呢。”钱嫂说。")
+    # a having or a lack after 还 (how the dead are remembered), long after the death (no 还好好的 of the day before)
+    assert not stated("钱嫂叹了口气：“你爹这两天还有人念着他的好呢。”")
+    assert not stated("钱嫂叹了口气：“你爹这两天还没人去坟上烧纸。”")
+
+
+def test_a_title_on_a_surname_whose_other_bearer_s_card_names_a_post_is_silent() -> None:
+    # the father carries no 境界, but his card says he was the troupe's head: 韩团长 may be him
+    assert not ranked("散了戏，韩团长把行头一件件叠好，锁进箱子。", {"韩守田": "韩小云的父亲，剧团退休的老团长。"})
+    assert ranked("散了戏，韩团长把行头一件件叠好，锁进箱子。", {"韩守田": "韩小云的父亲，管道具的。"})
+
+
+def test_an_entry_whose_intro_or_next_paragraph_tells_it_old_is_silent() -> None:
+    # the clause bringing it in writes it now but makes it up for a gone day
+    assert not timed("夜班，苏映红在新的一页上把前天的事补写下来：\n\n一九五八年三月四日，阴。慢车晚点十二分钟。\n\n"
+                     "郝长林在炉子边烤手。", "一九五八年三月六日")
+    # brought in by a clause writing it now, the paragraph after tells it was a gone day's
+    assert not timed("夜班，苏映红在新的一页上写下：\n\n一九五八年三月四日，阴。慢车晚点十二分钟。\n\n"
+                     "这一条是前天落下的，她今天才补上。", "一九五八年三月六日")
+
+
+def test_today_said_by_a_date_opening_on_a_festival_s_name_is_silent() -> None:
+    assert not timed("今天是三月三十，该交租了。", "嘉靖十二年三月三十")
+    assert not timed("今儿是二月二十，郝长林要去剃头。", "嘉靖十二年二月二十")
