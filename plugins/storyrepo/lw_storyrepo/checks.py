@@ -1314,9 +1314,29 @@ def _head_after_ba(ctx: CheckContext, thing: str) -> tuple[str, ...]:
 
 
 def _only_head(ctx: CheckContext, thing: str) -> bool:
-    """Whether no other name or held thing of the book ends with ``thing``'s last character."""
-    others = {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
-    return not any(o.endswith(thing[-1]) and ctx.aliases.get(o, o) != ctx.aliases.get(thing, thing) for o in others if o != thing)
+    """Whether no other name or held thing of the book ends with ``thing``'s last character (one of another one:
+    :func:`_heads_of`)."""
+    canonical = ctx.aliases.get(thing, thing)
+    return all(other == canonical for other in _heads_of(ctx).get(thing[-1], ()))
+
+
+def _heads_of(ctx: CheckContext) -> dict[str, tuple[str, ...]]:
+    """For each last character of the book's names, things and world things, the ones (by :attr:`CheckContext.aliases`)
+    ending with it — at most two, which tell whether one other than a given one does: built once while the names and
+    things are the same, not every name and thing tried for each thing a contract line hands over (lines × things;
+    A15, stop 55)."""
+    world_items = ctx.world.items if ctx.world is not None else set()
+
+    def build() -> dict[str, tuple[str, ...]]:
+        heads: dict[str, tuple[str, ...]] = {}
+        for name in (*ctx.aliases, *ctx.items, *world_items):
+            if name:
+                held_ = heads.get(name[-1], ())
+                canonical = ctx.aliases.get(name, name)
+                if len(held_) < 2 and canonical not in held_:
+                    heads[name[-1]] = (*held_, canonical)
+        return heads
+    return ctx.per_book("head ends", (ctx.aliases, ctx.items, world_items), build)
 
 
 _SENTENCES_READ = PerProse()
