@@ -11,13 +11,17 @@ Each is read through its result and its work (the builds of the index), never ti
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+import continuity_helpers
+
 from lw_storyrepo import checks
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
-from lw_storyrepo.continuity import World
+from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.drafts import Draft
+from lw_storyrepo.ranks import ladders_of
 
 
 def _things(k: int) -> list[str]:
@@ -70,3 +74,38 @@ def test_only_head_reads_as_every_name_tried() -> None:
             scan = not any(o.endswith(thing[-1]) and aliases.get(o, o) != aliases.get(thing, thing)
                            for o in others if o != thing)
             assert checks._only_head(ctx, thing) is scan
+
+
+# A title on a surname (T4's 方墨师: the surname's one ranked bearer) tried every bearer of the surname for a rank at each
+# title the prose said: 王主任 thousands of times beside thousands of cards of 王 (1.2–1.5 s at the draft cap). The bearers
+# holding a rank are read once a book (RankReader.ranked_of).
+TROUPE_LADDER = "## 职级\n学员 ＜ 演员 ＜ 台柱 ＜ 团长\n"
+
+
+class _Asked(dict):  # type: ignore[type-arg]
+    """A dict counting the ``in`` asked of it."""
+
+    asked = 0
+
+    def __contains__(self, key: object) -> bool:
+        _Asked.asked += 1
+        return super().__contains__(key)
+
+
+@pytest.mark.parametrize("k", [2, 2000])
+def test_a_title_on_a_surname_of_thousands_of_bearers_reads_the_ranked_once(k: int) -> None:
+    troupe: dict[str, dict[str, Any]] = {"韩小云": {"姓名": "韩小云", "状态": "在世", "位置": "剧团", "境界": "演员", "持有": []}}
+    for i in range(k):  # unranked bearers of 韩
+        name = "韩" + chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000)
+        troupe[name] = {"姓名": name, "状态": "在世", "位置": "剧团", "持有": []}
+    world = World(troupe, {p: p for p in troupe}, {"剧团"}, set(), ("学员", "演员", "台柱", "团长"), None, {},
+                  {p: "她" for p in troupe}, ladders=ladders_of(TROUPE_LADDER, ["学员", "演员"]), told=told_of({}, troupe))
+    reader = world.rank_reader()
+    assert reader.ranked_of("韩") == ["韩小云"] and reader.ranked_of("贾") == []
+    reader.holds = _Asked(reader.holds)
+    _Asked.asked = 0
+    body = "锣鼓还没响。韩台柱一早就进了化妆间，对着镜子勾脸。\n" * 200
+    found = [f.message for f in continuity_helpers.findings(body, world, "韩小云", "一九八三年三月三日", ["韩小云"], changes=[])
+             if "境界" in f.message]
+    assert found  # 韩台柱 is hers: the 演员 said a 台柱
+    assert _Asked.asked <= 2 * 200 * 4  # a few lookups a title, not one for each of the surname's thousands of bearers
