@@ -31,7 +31,7 @@ thousands of places each come from or gone to (each searched for in the rest of 
 of handover lines each of one of a card's thousands of things (each thing's tails tried against every name, its kind
 searched for in the prose, the prose split into sentences again); the ``fifteenth_`` cases (the fifteenth look) against
 stop 55's readers — hundreds of told handovers of a card's thousands of things, each thing's head after 把 asked of every
-name and thing, and a title on a surname of thousands of ranked cards.
+name and thing, a title on a surname of thousands of ranked cards, and thousands of turns of one speaker.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -451,7 +451,8 @@ def fifteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[
     """Drafts built against stop 55's readers (the fifteenth look): hundreds of contract lines each handing over one of a
     card's thousands of things, every handover told in the prose (许砚把物X递给林知夏。), so each line asks whether the
     thing's head after 把 names it alone (every other name and thing tried for each line); and thousands of ranked cards of
-one surname beside a prose saying a title on it thousands of times (王主任: every bearer tried for a rank at each), as
+one surname beside a prose saying a title on it thousands of times (王主任: every bearer tried for a rank at each); and
+thousands of quotes of one speaker each followed by a quote alone (the turn-taking walked back through every turn), as
 :func:`sixth_look`."""
     things = held(n // 15)
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
@@ -461,6 +462,7 @@ one surname beside a prose saying a title on it thousands of times (王主任: e
     ranked = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 在世\n位置: 仁济医院\n境界: 主治\n最后变更章: 0\n---\n## 设定\n医生。\n"
               for p in bearers}
     return {
+        "fifteenth_turns_of_one": ({}, HEAD + fill("林知夏说：“好。”\n“好。”\n", n)),
         "fifteenth_surname_titles": (ranked, HEAD + fill("王主任说：“好。”王主治点头。", n)),
         "fifteenth_heads_after_ba": (holding, HEAD + told + fill("许砚把物件递给林知夏。", n - len(told)),
                                      [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),

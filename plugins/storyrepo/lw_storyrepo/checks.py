@@ -2464,7 +2464,9 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
     clauses = _clauses_of(names) if names else None
     subject: str | None = None
     beat: str | None = None  # who acts last in the narration before a lone quote (:func:`_beat`)
-    turns: list[str] = []  # who spoke, in order, in the current exchange
+    # who spoke, in the order of their last turns (each once: the turn-taking asks only for the last one unlike some
+    # other, which a draft of thousands of quotes of one speaker had walked back through all of: A15, stop 55)
+    turns: list[str] = []
     mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
     narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
@@ -2529,6 +2531,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
+                if speaker in turns:  # each speaker once, at their last turn: who spoke before whom reads the same
+                    turns.remove(speaker)
                 turns.append(speaker)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())

@@ -141,3 +141,28 @@ def test_a_card_s_pronoun_beside_thousands_of_names_tries_those_it_holds(k: int)
     card = "## 设定\n顾长安的师姐，厉无咎的女儿。"
     assert gender_of(card, spotted) == "她"
     assert len(spotted.of(free_text(card))) <= (len(names) if k == 3 else 2)  # the names it holds, not thousands
+
+
+# The turn-taking (checks._lone_speaker, and K3's other party of a guessed call) walked back through every turn of the
+# draft for the last speaker unlike the last one: thousands of quotes of one speaker, each followed by a quote alone,
+# walked thousands of turns each (quadratic; 0.46 s at the draft cap). Each speaker is now kept once, at their last turn.
+@pytest.mark.parametrize("k", [3, 2000])
+def test_thousands_of_turns_of_one_speaker_keep_one_turn(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    aliases = {"林知夏": "林知夏", "许砚": "许砚"}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), people=set(aliases)).for_draft({})
+    lengths: list[int] = []
+    original = checks._lone_speaker
+
+    def counted(turns, *rest):  # type: ignore[no-untyped-def]
+        lengths.append(len(turns))
+        return original(turns, *rest)
+    monkeypatch.setattr(checks, "_lone_speaker", counted)
+    lines = ["林知夏说：“好。”", "“好。”"] * k
+    said = [(v.speaker, v.words) for v in checks.voices(ctx, lines) if v.speaker is not None]
+    assert said == [("林知夏", "好。")] * k  # a quote alone after hers has no other party: nobody's, as on a short exchange
+    assert max(lengths) <= 1  # one speaker, one turn kept: none walked back through thousands
+    lengths.clear()
+    lines = ["许砚说：“走吧。”", "“好。”"] + ["林知夏说：“好。”", "“好。”"] * k
+    said = [(v.speaker, v.words) for v in checks.voices(ctx, lines) if v.speaker is not None]
+    assert said == [("许砚", "走吧。")] + [("林知夏", "好。"), ("许砚", "好。")] * k  # the other party answers
+    assert max(lengths) <= 2
