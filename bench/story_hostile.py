@@ -29,7 +29,9 @@ naming it thousands of times or by hundreds of lines, and the uses of a held thi
 thousands of clauses; the ``fourteenth_`` cases (the fourteenth look) against stop 54's contract readers — a line of
 thousands of places each come from or gone to (each searched for in the rest of the line by several rules), and hundreds
 of handover lines each of one of a card's thousands of things (each thing's tails tried against every name, its kind
-searched for in the prose, the prose split into sentences again).
+searched for in the prose, the prose split into sentences again); the ``fifteenth_`` cases (the fifteenth look) against
+stop 55's readers — hundreds of told handovers of a card's thousands of things, each thing's head after 把 asked of every
+name and thing, a title on a surname of thousands of ranked cards, and thousands of turns of one speaker.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -445,6 +447,28 @@ def fourteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
     }
 
 
+def fifteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Drafts built against stop 55's readers (the fifteenth look): hundreds of contract lines each handing over one of a
+    card's thousands of things, every handover told in the prose (许砚把物X递给林知夏。), so each line asks whether the
+    thing's head after 把 names it alone (every other name and thing tried for each line); and thousands of ranked cards of
+one surname beside a prose saying a title on it thousands of times (王主任: every bearer tried for a rank at each); and
+thousands of quotes of one speaker each followed by a quote alone (the turn-taking walked back through every turn), as
+:func:`sixth_look`."""
+    things = held(n // 15)
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 物{t}\n" for t in things))}
+    told = "".join(f"许砚把物{t}递给林知夏。" for t in things[:n // 120])
+    bearers = ["王" + t[:2] for t in held(n // 30)]
+    ranked = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 在世\n位置: 仁济医院\n境界: 主治\n最后变更章: 0\n---\n## 设定\n医生。\n"
+              for p in bearers}
+    return {
+        "fifteenth_turns_of_one": ({}, HEAD + fill("林知夏说：“好。”\n“好。”\n", n)),
+        "fifteenth_surname_titles": (ranked, HEAD + fill("王主任说：“好。”王主治点头。", n)),
+        "fifteenth_heads_after_ba": (holding, HEAD + told + fill("许砚把物件递给林知夏。", n - len(told)),
+                                     [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -522,9 +546,10 @@ def main() -> None:
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
-                         **fourteenth_look(cap // 4)}
+                         **fourteenth_look(cap // 4), **fifteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
-                     **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap)}
+                     **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
+                     **fifteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -37,7 +37,7 @@ from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
-from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -201,11 +201,12 @@ class CheckContext:
         texts = card_texts(repo)
         names = set(aliases)
         named = named_ends(names)  # built once for every card's relations
+        spotted = NamesIn(names)  # and for every card's pronouns
         places = {p for p in places if len(p) >= 2}
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
-                      {name: gender_of(text, names) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
+                      {name: gender_of(text, spotted) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, named) for name, text in texts.items()},
@@ -545,8 +546,9 @@ def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
     names = set(aliases)
     named = named_ends(names)  # built once for every card's relations
+    spotted = NamesIn(names)  # and for every card's pronouns
     return address_book(texts, aliases, relatives(texts, aliases),
-                        {n: gender_of(t, names) or relation_gender(t, named) for n, t in texts.items()})
+                        {n: gender_of(t, spotted) or relation_gender(t, named) for n, t in texts.items()})
 
 
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
@@ -2451,7 +2453,9 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
     clauses = _clauses_of(names) if names else None
     subject: str | None = None
     beat: str | None = None  # who acts last in the narration before a lone quote (:func:`_beat`)
-    turns: list[str] = []  # who spoke, in order, in the current exchange
+    # who spoke, in the order of their last turns (each once: the turn-taking asks only for the last one unlike some
+    # other, which a draft of thousands of quotes of one speaker had walked back through all of: A15, stop 55)
+    turns: list[str] = []
     mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
     narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
@@ -2516,6 +2520,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
+                if speaker in turns:  # each speaker once, at their last turn: who spoke before whom reads the same
+                    turns.remove(speaker)
                 turns.append(speaker)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())

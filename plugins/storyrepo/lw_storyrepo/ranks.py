@@ -415,11 +415,19 @@ class RankReader:
     rung_re: re.Pattern[str] | None = None
     holds: dict[str, dict[int, str]] = field(default_factory=dict)  # person -> ladder index -> rung
     surnames: dict[str, list[str]] = field(default_factory=dict)
+    ranked: dict[str, list[str]] = field(default_factory=dict)  # surname -> its bearers holding a rank (:meth:`ranked_of`)
     ladder_of: dict[str, list[int]] = field(default_factory=dict)  # rung -> ladders it is on
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
     called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
     posted: frozenset[str] = frozenset()  # people of no rank field whose card's text names a rung (退休的老主任)
+    posted_surnames: frozenset[str] = frozenset()  # the surnames (of :attr:`surnames`) one of :attr:`posted` bears
+
+    def ranked_of(self, surname: str) -> list[str]:
+        """The people of ``surname`` whose cards hold a rank, in the cards' order: read once a book (:meth:`build`), not
+        every bearer of the surname tried for each title the prose puts on it (王主任 said thousands of times beside
+        thousands of cards of 王: mentions × cards; A15, stop 55)."""
+        return self.ranked.get(surname, [])
 
     @classmethod
     def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str],
@@ -441,10 +449,12 @@ class RankReader:
                     reader.holds.setdefault(person, {})[k] = held
             if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
+        reader.ranked = {s: [p for p in people if p in reader.holds] for s, people in reader.surnames.items()}
         reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
         said = [r for r in rungs if len(r) >= 2]
         reader.posted = frozenset(p for p, text in (texts or {}).items()
                                   if p not in reader.holds and any(r in text for r in said))
+        reader.posted_surnames = frozenset(n for n, people in reader.surnames.items() if any(p in reader.posted for p in people))
         tails: dict[str, set[str]] = {}
         for rung in rungs:
             if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):
@@ -569,7 +579,7 @@ class RankReader:
         rung = self.clipped.get(rung, rung)
         k = bisect.bisect_right(starts, r.start())
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
-            owners = [p for p in self.surnames.get(sentence[r.start() - 1:r.start()], []) if p in self.holds]
+            owners = self.ranked_of(sentence[r.start() - 1:r.start()])
             if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
                     and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", self.short[rung]
@@ -607,8 +617,8 @@ class RankReader:
         # 程月娥, who carries no 境界: T4, stop 55) — unless another's card text names a post (退休的老主任: R55)
         if r.start() >= 1:
             s = sentence[r.start() - 1]
-            owners = [p for p in self.surnames.get(s, []) if p in self.holds]
-            if len(owners) == 1 and not any(p in self.posted for p in self.surnames[s]) and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+            owners = self.ranked_of(s)
+            if len(owners) == 1 and s not in self.posted_surnames and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
@@ -737,7 +747,7 @@ class RankReader:
             return True
         speakers = {aliases.get(n, n) for n in named}
         for start in titled:  # 鲁驿令拍拍手上的灰: a surname and a title
-            owners = [p for p in self.surnames.get(told[start - 1:start], []) if p in self.holds] if start else []
+            owners = self.ranked_of(told[start - 1:start]) if start else []
             if len(owners) == 1:
                 speakers.add(owners[0])
         speakers.discard(who)
