@@ -1036,6 +1036,10 @@ before it, as do the heads that also name a department or a team of any body (�
 TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组", "厂"))
 HEADS_IN_WORDS = frozenset(("厂",))
 """Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂): read from that word's start."""
+HELD_TRADE_BAD_TAGS = frozenset("vabr")
+"""First letters of jieba's tags of the one character before a head of :data:`HEADS_IN_WORDS` in a two-character word
+that holds no trade: an act on the works (出厂, 建厂, 迁厂: 红星机械+出厂 is no name), how much or how old (全厂, 总厂,
+老厂), a pronoun (本厂). A trade's one character is a noun (砖厂, 酒厂); a longer trade is read whatever its tag (造纸厂)."""
 NAMED_HEADS_ONLY = frozenset(("宿舍",))
 """Heads that also name the rooms of a kind of people (学生+宿舍, 职工+宿舍): a name's only after a slogan
 (:data:`SLOGAN_STEMS`: 东风+宿舍) or a place's name the dictionary knows as one (ns)."""
@@ -1074,8 +1078,9 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
             edges = sorted(bounds) if edges is None else edges
             below = bisect_left(edges, at)
             whole = line[edges[below - 1] if below else 0:m.end()]
-            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole):
-                continue
+            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole) \
+                    or (len(whole) == 2 and lex.tags.get(whole[0], "")[:1] in HELD_TRADE_BAD_TAGS):
+                continue  # 扩厂 (no word), 出厂 (an act on the works): no trade held
             at, traded = m.end() - len(whole), True
         tokens: list[str] = []
         start = at
@@ -1827,7 +1832,10 @@ ADDRESS_LEADS = frozenset("老小阿")
 
 def _hour(name: str) -> bool:
     """A double hour (子时, 午时三刻) or a season (榨季, 汛季: :data:`SEASON_ENDS`, no surname before it; 卓季 is a
-    name): a time, never a name."""
+    name), alone or before the modal verb (冰季+会, 榨季+会: :data:`MODAL_SUFFIXES`, however often it is said; R55):
+    a time, never a name."""
+    if len(name) == 3 and name[2] in MODAL_SUFFIXES:
+        name = name[:2]
     return len(name) >= 2 and name[0] in BRANCHES and name[1] in "时正初" \
         or len(name) == 2 and name[1] in SEASON_ENDS and name[0] not in ALL_SURNAMES and name[0] not in ADDRESS_LEADS
 

@@ -10,8 +10,8 @@ genres and periods than the sets'; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (ESTABLISHMENT_HEADS, HEADS_IN_WORDS, NAMED_HEADS_ONLY, SEASON_ENDS, _hour,
-                                     find_new_nouns)
+from lw_storyrepo.propernouns import (ESTABLISHMENT_HEADS, HEADS_IN_WORDS, HELD_TRADE_BAD_TAGS, NAMED_HEADS_ONLY, SEASON_ENDS,
+                                     TRADE_NEEDED, _hour, find_new_nouns)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -59,3 +59,26 @@ def test_a_name_ending_in_the_season_s_character_stays() -> None:
     assert not _hour("卓季") and not _hour("小季")
     assert "卓季" in _found("卓季推门进来，卓季身上都是雪。")
     assert "小季" in _found("小季笑着说：“小季我不怕冷。”")
+
+
+def test_a_season_before_the_modal_is_a_time_however_often_it_is_said() -> None:
+    """R55: a harbour and a sugar mill, 冰季+会 and 榨季+会 said twice: the modal verb after a season, never someone."""
+    assert _hour("冰季会") and not _hour("卓季会")
+    assert _found("船长说冰季会提前，冰季会封住港口。") == set()
+    assert _found("榨季会持续三个月。榨季会让大家发一笔财。") == set()
+
+
+def test_a_housing_block_of_a_kind_of_people_stays_unnamed() -> None:
+    """R55 (:data:`NAMED_HEADS_ONLY`): a school's form and a studio's trainees, the people the block houses."""
+    assert _found("他搬进了五年级宿舍，五年级宿舍里四个人。") == set()
+    assert _found("她住在练习生宿舍，练习生宿舍在三楼。") == set()
+
+
+def test_a_works_named_by_its_town_alone_and_an_act_on_the_works_stay_unnamed() -> None:
+    """R55: 厂 needs its trade (:data:`TRADE_NEEDED`: 本溪+厂 is a company's plant at 本溪, the town said for the plant);
+    the word holding 厂 must hold a trade (an act on the works, 出厂 and 扩厂, no word of the dictionary:
+    :data:`HELD_TRADE_BAD_TAGS`)."""
+    assert "厂" in TRADE_NEEDED and "厂" in HEADS_IN_WORDS and "v" in HELD_TRADE_BAD_TAGS
+    assert _found("总公司在株洲和本溪各有一个厂，他从株洲厂调到本溪厂，本溪厂比株洲厂冷。") == set()
+    assert _found("红星机械出厂的零件，红星机械出厂的零件好。") == set()
+    assert _found("那年红星机械扩厂，红星机械扩厂的事传开了。") == set()
