@@ -110,7 +110,7 @@ def test_a_far_cards_post_after_another_surname_is_someone_else() -> None:
 def test_now_or_near_is_no_day_kept_away() -> None:
     """目前 / 眼前 / 跟前 before 走不开 or 回不来 are a now and a nearness, not a day before which one is away (R55: 眼前走不开
     made the card's 检修船 far, and someone at the station warned as far from it)."""
-    for said in ("在检修船上当轮机长，眼前走不开。", "在检修船上，目前回不来。", "守在老娘跟前走不开。"):
+    for said in ("在检修船上当轮机长，眼前走不开。", "在检修船上，目前回不来。", "守在老娘跟前走不开。", "在检修船上当轮机长，目前不回家。"):
         book = ({"甲": {"姓名": "甲", "状态": "在世", "位置": "检修船", "设定": said}}, {}, {"检修船", "升压站"},
                 "升压站在海边。", {"甲": "他"})
         assert "检修船" not in _world(*book).far, said
