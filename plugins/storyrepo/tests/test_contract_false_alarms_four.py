@@ -216,3 +216,30 @@ def test_words_after_a_colon_and_a_cast_member_answering_are_still_voices() -> N
     assert [who for _l, who, _w in heard] == ["鲁师傅"]
     heard = _voices("石头进了屋。\n\n阿秀抬头问：“回来了？”\n\n“回来了。”", ["石头", "阿秀"], "石头")
     assert (2, "阿秀", "回来了？") in heard
+
+
+@pytest.mark.parametrize("body, speaker", [
+    # a Ming shipyard: the master stares at the boy's back, then speaks low
+    ("鲁师傅盯着石头的背影，压低声音说：“龙骨还没干，别让他上去。”", "鲁师傅"),
+    # a colony on Mars: the chief turns to the young one and asks
+    ("陈站长转向小欧，皱着眉问：“气闸谁开的？”", "陈站长"),
+    # a fishing village: she pulls the old man's sleeve and whispers
+    ("阿秀拉着老吴的袖子，小声道：“潮要涨了。”", "阿秀"),
+    # a station at night: the young one looks at the chief's face and says
+    ("小欧看着陈站长的脸，慢慢说：“氧气只够三天。”", "小欧"),
+])
+def test_the_one_looked_at_before_a_say_verb_is_not_its_speaker(body: str, speaker: str) -> None:
+    """In 「A + a verb of looking, facing, pointing or holding (盯着, 转向, 拉着, 看着…) + B(的…)，…说」 the speaker is A,
+    the clause's subject; B is the object (:data:`lw_storyrepo.checks.LOOKED_AT` in ``_attributed``; K4, stop 55)."""
+    heard = _voices(body, [speaker], speaker)
+    assert [who for _l, who, _w in heard] == [speaker], heard
+
+
+@pytest.mark.parametrize("body, speaker", [
+    # the one looked at then speaks in a clause of their own
+    ("鲁师傅盯着石头的背影，石头压低声音说：“我听见了。”", "石头"),
+    ("陈站长看了小欧一眼，小欧低声道：“是我开的。”", "小欧"),
+])
+def test_the_one_looked_at_who_speaks_in_their_own_clause_is_still_the_speaker(body: str, speaker: str) -> None:
+    heard = _voices(body, [speaker], speaker)
+    assert [who for _l, who, _w in heard] == [speaker], heard
