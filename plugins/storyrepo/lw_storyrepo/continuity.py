@@ -1383,8 +1383,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     calls = _calls(lines)
-    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them
-    not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
+    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them. The
+    # frame is the narration's, outside the quotes: “比我当年扎的强。” said by the dead is said now (S2, stop 55)
+    not_now = functools.cache(lambda i: NOT_NOW.search(_QUOTED_WORDS.sub(" ", lines[i])))
     remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
