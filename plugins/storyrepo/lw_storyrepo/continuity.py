@@ -1383,8 +1383,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     calls = _calls(lines)
-    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them
+    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them. For
+    # the 状态 of a voice the frame is the narration's, outside the quotes: “比我当年扎的强。” said by the dead is said
+    # now (S2, stop 55); one absent from the 在场 list still reads the whole line (a memory told in a quote is no voice)
     not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
+    framed = functools.cache(lambda i: NOT_NOW.search(_QUOTED_WORDS.sub(" ", lines[i])))
     remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
@@ -1399,20 +1402,20 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
         if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1):
             continue  # 大庚怎么知道，…？: what the dead or the missing knew, asked — no voice for any reader below
-        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None:
+        if who not in revived and state.startswith(DEAD + GONE) and framed(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
-                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not_now(voice.line) is None:
+                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and framed(voice.line) is None:
             # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
                                first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
-                and not_now(voice.line) is None \
+                and framed(voice.line) is None \
                 and not (_kept_here(world, card, home) and not _came_in(world, who, [*_recent(lines, voice.line), line])):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,

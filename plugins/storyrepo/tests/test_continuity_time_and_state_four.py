@@ -197,3 +197,30 @@ def test_an_entry_whose_intro_or_next_paragraph_tells_it_old_is_silent() -> None
 def test_today_said_by_a_date_opening_on_a_festival_s_name_is_silent() -> None:
     assert not timed("今天是三月三十，该交租了。", "嘉靖十二年三月三十")
     assert not timed("今儿是二月二十，郝长林要去剃头。", "嘉靖十二年二月二十")
+
+
+# S2 (stop 55): a memory frame is the narration's, never the dead one's own quoted words (U12: 「“撑得住。”铁锁在门口说，
+# “比我当年扎的强。”」). Written here in a 1990s mountain school.
+SCHOOL: dict[str, dict[str, Any]] = {
+    "林老师": {"姓名": "林老师", "状态": "在世", "位置": "学校"},
+    "老校长": {"姓名": "老校长", "状态": "已死", "位置": "学校"},
+}
+
+
+def spoken(body: str) -> list[str]:
+    """The 状态 findings of ``body`` told by 林老师 in a school whose 老校长 is dead."""
+    world = World(SCHOOL, {n: n for n in SCHOOL}, {"学校"}, set(), ("普通人",), None, places_inside("", {"学校"}),
+                  {"林老师": "她", "老校长": "他"})
+    return [f.message for f in continuity_helpers.findings(body, world, "林老师", "1996年9月1日", ["林老师"])
+            if "状态" in f.message]
+
+
+def test_the_dead_speaking_now_of_their_own_past_fires() -> None:
+    assert spoken("“这墙刷得好。”老校长在门口说，“比我当年刷的白。”")
+    assert spoken("老校长站在讲台边说：“从前这里只有三张桌子。”")
+    assert spoken("“那年发大水，课也没停过。”老校长在窗下说。")
+
+
+def test_the_dead_speaking_framed_as_a_memory_by_the_narration_is_silent() -> None:
+    assert not spoken("林老师想起老校长当年说过：“这墙刷得好。”")
+    assert not spoken("当年老校长在门口说：“这墙刷得好。”")
