@@ -119,7 +119,8 @@ def test_vol_commit_says_what_it_committed_and_the_timeline_names_the_cards(tmp_
     summary.write_text("第一卷：陈海生上岛。\n", encoding="utf-8")
     out = lw(root, "vol", "commit", "--summary", str(summary))
     assert out.startswith("已入册 vol(01)：") and subjects(root)[0] == "vol(01): 第01卷复盘", (out, subjects(root)[:2])
-    assert tr(out.strip(), "en") == f"vol(01) committed: {out.strip().split('：')[1]}", out
+    first = out.strip().splitlines()[0]  # the next line says volume 2 has no outline yet (test_new_author_twelve)
+    assert tr(first, "en") == f"vol(01) committed: {first.split('：')[1]}", out
     assert "章号=1  角色=陈海生" in lw(root, "query", "present", "1")
     for chapter in ("0", "2", "99"):
         out = lw(root, "query", "present", chapter, ok=False)
