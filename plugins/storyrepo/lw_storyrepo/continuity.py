@@ -280,9 +280,9 @@ a showing for a look — its holder keeps it (H7)."""
 HELD_OUT_GAP = re.compile(r"(?:了|来|出来|起来|下来)?(?:[，,]|$)")
 """What alone may stand between the thing taken in hand with no 把 and the clause's end (拿出铜扳手，递给…; 拿起马灯递过去):
 anything else there is another thing or a part named after it (拿起煤油灯旁边的火柴, 取下煤油灯罩子), the one handed (R55)."""
-OTHER_THING = re.compile(r"的")
-"""A 的 between a thing and the verb that hands something on: the thing only describes what is handed (把煤油灯旁边的火柴递给…:
-R55)."""
+OTHER_THING = "的"
+"""A 的 between a thing and the verb that hands something on (``OTHER_THING in gap``): the thing only describes what is
+handed (把煤油灯旁边的火柴递给…: R55)."""
 BACK_OTHER = re.compile(rf"把(?![它这那])[^。！？“”，,\n]{{1,6}}?(?:{alternation(TAKE_BACK_VERBS)})")
 """A taking back naming, after 把, another thing than a known one (苏禾把钱又还给了老周): no thing given away comes back
 (R55); 把它, 把这东西, 把那盏灯 point at the given thing."""
@@ -1280,7 +1280,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue
                 # 拿起煤油灯旁边的火柴，递给…; 取下煤油灯罩子，递给…: another thing or a part of it named after it is what is
                 # handed (R55)
-                if OTHER_THING.search(m.group("gap")) or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
+                if OTHER_THING in m.group("gap") or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
                     continue
                 giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))
