@@ -31,12 +31,13 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, per_book, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -112,7 +113,7 @@ class CheckContext:
     _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
 
     def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], T]) -> T:
-        """:func:`lw_storyrepo.continuity.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
+        """:func:`lw_storyrepo.memo.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
         are unchanged."""
         return per_book(self._by_book, key, deps, build)
 

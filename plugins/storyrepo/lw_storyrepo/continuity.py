@@ -72,6 +72,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
+from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
@@ -396,25 +397,6 @@ _SEEN_MAX = 50_000
 _Built = TypeVar("_Built")
 
 
-def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
-    """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
-    ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
-    of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
-    only then; a value of None is kept like any other. A key is always given deps of the same length (its one caller's:
-    a ValueError otherwise)."""
-    kept = memo.get(key)
-    if kept is not None:
-        for was, now in zip(kept[0], deps, strict=True):  # a loop, not any(…): once per paragraph read (A12's pronouns)
-            if was is not now:
-                break
-        else:
-            value: _Built = kept[1]
-            return value
-    value = build()
-    memo[key] = (deps, value)
-    return value
-
-
 @dataclass
 class World:
     """What the continuity checks read from the book, loaded once per transaction."""
@@ -447,7 +429,7 @@ class World:
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
-        """:func:`per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
+        """:func:`lw_storyrepo.memo.per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
         return per_book(self._by_book, key, deps, build)
 
     def rank_reader(self) -> RankReader:
