@@ -185,9 +185,16 @@ def next_outline_missing(repo: StoryRepo, volume: int) -> str | None:
 
 
 def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> str:
-    """``vol(NN)``: the volume summary, the next outline, the promises the author picked."""
+    """``vol(NN)``: the volume summary, the next outline, the promises the author picked.
+
+    Only a volume review in progress is committed (``工作区/卷复盘.md``, written by ``lw story vol`` or by the board
+    when a volume ends): without one, the volume has not ended and nothing changes (a ``vol commit`` typed in the
+    middle of a volume used to end it there, with no audit, and file the chapter's drafted promises as opened)."""
     recover(repo.root)
     volume, _start, end = current_volume(repo)
+    if not repo.p(L.卷复盘).is_file():
+        raise LwError(f"没有进行中的卷复盘，vol commit 没有入册：{L.volume_name(volume)}还没结束",
+                      expected="本卷到此结束就先 lw story vol（写出本卷审计），再 vol commit；不是就接着写下一章")
     summary = summary.strip()
     if not summary:
         raise LwError("卷摘要不能为空")
@@ -217,7 +224,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
             changes[f"{L.承诺}/{path.name}"] = doc.dump().encode("utf-8")
             changes[rel] = None
             added.append(m.group(1))
-    picked = [c for c in candidates(repo) if c.ticked] if repo.p(L.卷复盘).is_file() else []
+    picked = [c for c in candidates(repo) if c.ticked]
     for c in picked:
         pid = repo.next_id("P", added)
         doc = new_doc({"类型": c.type, "强度": c.strength, "状态": "进行", "开启章": end, "兑付期限": c.deadline or None,
@@ -226,8 +233,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
                       f"- 第{end}章：开启（{L.volume_name(volume)}复盘·伏笔机会）\n")
         changes[file_named(c.title, f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md")] = doc.dump().encode("utf-8")
         added.append(pid)
-    if repo.p(L.卷复盘).is_file():
-        changes[L.卷复盘] = None
+    changes[L.卷复盘] = None
     message = f"vol({volume:02d}): {L.volume_name(volume)}复盘\n"
     if added:
         message += "\n承诺: " + " ".join(f"+{p}" for p in added) + "\n"

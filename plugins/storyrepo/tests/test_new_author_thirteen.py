@@ -4,14 +4,23 @@ tool's faults that hurt on the way, each with its fix:
 
 - ``accept`` before the lens reviews, in English, said «missing 读者镜头、编辑镜头、事实镜头 (expected have the model
   review …)»: the Chinese list mark stayed and the expectation was no phrase; the lenses are now named in English beside
-  the word the commands take, joined by commas, and the expectation is a noun phrase.
+  the word the commands take, joined by commas, and the expectation is a noun phrase;
+- ``vol commit --summary`` typed in the middle of a volume (the next chapter's brief written, no ``lw story vol``) ended
+  the volume there with no audit and committed ``vol(02)`` (it would also have filed the chapter's drafted promises as
+  opened by the volume): a volume review in progress is now required, and nothing changes without one.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from story_cli import hand_in, lw, new_book
+import pytest
+
+from lw_storyrepo import layout as L
+from lw_storyrepo import tools
+from lwcore.api import LwError
+
+from story_cli import hand_in, lw, new_book, subjects
 
 WORLD = """# 世界观
 
@@ -65,3 +74,34 @@ def test_accept_before_the_reviews_names_the_missing_lenses_in_english(tmp_path:
     said = lw(root, "accept", ok=False, locale="en")
     assert "missing 编辑 (editor), 事实 (facts)" in said and "读者 (reader)" not in said, said
     assert "缺编辑镜头、事实镜头" in lw(root, "accept", ok=False)  # the Chinese is as it was
+
+
+def accept_chapter(root: Path) -> None:
+    """The three lens reviews, the summary and ``accept`` of the draft that passed."""
+    for lens in ("读者", "编辑", "事实"):
+        (root.parent / "评.md").write_text("可以收。", encoding="utf-8")
+        lw(root, "review", lens, str(root.parent / "评.md"))
+    lw(root, "summary", "程守业说出督陶官的限期。")
+    lw(root, "accept")
+
+
+def test_vol_commit_in_the_middle_of_a_volume_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    root = kiln(tmp_path)
+    accept_chapter(root)
+    lw(root)  # the brief of chapter 2: volume 1 goes on
+    lw(root, "card", "edit", "--合同", "程守业试烧第一窑", "--合同", "P-002 开启：督陶官的账")
+    lw(root, "decide")
+    lw(root)  # pack
+    lw(root, "promise", "draft", "督陶官的账", "--类型", "悬念", "--强度", "中", "--兑付计划", "第4章")  # not reached yet
+    before = subjects(root)
+    summary = root.parent / "卷摘要.md"
+    summary.write_text("第一卷：限期。", encoding="utf-8")
+    said = lw(root, "vol", "commit", "--summary", str(summary), ok=False)
+    assert "没有进行中的卷复盘，vol commit 没有入册：第01卷还没结束" in said and "先 lw story vol" in said, said
+    english = lw(root, "vol", "commit", "--summary", str(summary), ok=False, locale="en")
+    assert "no volume review is in progress, vol commit filed nothing: 第01卷 has not ended" in english, english
+    assert "run lw story vol first" in english, english
+    with pytest.raises(LwError, match="没有进行中的卷复盘"):  # the model's tool: the same refusal
+        tools.volume_commit(tools.VolumeCommitArgs(summary="第一卷：限期。"), {"story_root": str(root)})
+    assert subjects(root) == before and not (root / L.卷摘要 / "第01卷.md").exists()
+    assert any((root / L.新承诺).glob("*.md"))  # the chapter's drafted promise stays the chapter's
