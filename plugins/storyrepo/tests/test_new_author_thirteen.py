@@ -7,7 +7,8 @@ tool's faults that hurt on the way, each with its fix:
   the word the commands take, joined by commas, and the expectation is a noun phrase;
 - ``vol commit --summary`` typed in the middle of a volume (the next chapter's brief written, no ``lw story vol``) ended
   the volume there with no audit and committed ``vol(02)`` (it would also have filed the chapter's drafted promises as
-  opened by the volume): a volume review in progress is now required, and nothing changes without one.
+  opened by the volume): a volume review in progress is now required, and nothing changes without one; ``lw story vol``
+  itself, typed while a chapter is in progress, is refused too (abort the chapter or finish it first).
 """
 
 from __future__ import annotations
@@ -92,16 +93,25 @@ def test_vol_commit_in_the_middle_of_a_volume_is_refused_and_changes_nothing(tmp
     lw(root, "card", "edit", "--合同", "程守业试烧第一窑", "--合同", "P-002 开启：督陶官的账")
     lw(root, "decide")
     lw(root)  # pack
-    lw(root, "promise", "draft", "督陶官的账", "--类型", "悬念", "--强度", "中", "--兑付计划", "第4章")  # not reached yet
+    lw(root, "promise", "draft", "督陶官的账", "--类型", "悬念", "--强度", "中", "--兑付计划", "第4章")  # chapter 2's
     before = subjects(root)
     summary = root.parent / "卷摘要.md"
     summary.write_text("第一卷：限期。", encoding="utf-8")
-    said = lw(root, "vol", "commit", "--summary", str(summary), ok=False)
+    for args in (("vol", "commit", "--summary", str(summary)), ("vol",)):  # the volume does not end mid-chapter
+        said = lw(root, *args, ok=False)
+        assert "第 2 章的事务进行中，不能在这里结束本卷" in said and "lw story abort" in said, said
+        assert "chapter 2 is in progress, the volume cannot end here" in lw(root, *args, ok=False, locale="en")
+    with pytest.raises(LwError, match="第 2 章的事务进行中"):  # the model's tool: the same refusal
+        tools.volume_commit(tools.VolumeCommitArgs(summary="第一卷：限期。"), {"story_root": str(root)})
+    assert subjects(root) == before and not (root / L.卷摘要 / "第01卷.md").exists() and not (root / L.卷复盘).exists()
+    assert any((root / L.新承诺).glob("*.md"))  # the chapter's drafted promise stays the chapter's
+    lw(root, "abort")
+    before = subjects(root)
+    said = lw(root, "vol", "commit", "--summary", str(summary), ok=False)  # between chapters, but no review yet
     assert "没有进行中的卷复盘，vol commit 没有入册：第01卷还没结束" in said and "先 lw story vol" in said, said
     english = lw(root, "vol", "commit", "--summary", str(summary), ok=False, locale="en")
     assert "no volume review is in progress, vol commit filed nothing: 第01卷 has not ended" in english, english
-    assert "run lw story vol first" in english, english
-    with pytest.raises(LwError, match="没有进行中的卷复盘"):  # the model's tool: the same refusal
-        tools.volume_commit(tools.VolumeCommitArgs(summary="第一卷：限期。"), {"story_root": str(root)})
     assert subjects(root) == before and not (root / L.卷摘要 / "第01卷.md").exists()
-    assert any((root / L.新承诺).glob("*.md"))  # the chapter's drafted promise stays the chapter's
+    lw(root, "vol")  # the author ends volume 1 here
+    assert "已入册 vol(01)" in lw(root, "vol", "commit", "--summary", str(summary))
+    assert subjects(root)[0] == "vol(01): 第01卷复盘"
