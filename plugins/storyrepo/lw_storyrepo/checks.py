@@ -1728,12 +1728,17 @@ def _spot_met(ctx: CheckContext, term: str, spot: str, body: str) -> bool:
 
 
 _FROM = re.compile(r"从$")
-_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过)")
+SENT_FROM = ("捎", "寄", "带", "送", "运", "发", "打", "拍", "传", "汇", "递", "押")
+"""The verbs a thing comes by from a place (邮车从柯洛捎来一封信, 他从上海寄来, 从县城打来电话, 从吉林发来的札付): with a way
+here after them (来, 到, 回, 上, 过来) the place is where the letter, call or goods set out, not where the scene is — the
+line asks the thing here, as 从香港来到 asks the person (K5, stop 56: the pool's 从X捎来/寄来/打来 lines, 三十九's 柯洛)."""
+_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过"
+                 rf"|(?:托[^，,。；;从]{{1,4}}?)?[{''.join(SENT_FROM)}](?:过来|来|到|回|上))")
 
 
 def _only_whence(term: str, line: str) -> bool:
-    """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
-    asks them here, not there."""
+    """A place the line names only as where someone comes from (黄伟强从香港来到华强北) or a thing is sent from
+    (:data:`SENT_FROM`: 邮车从柯洛捎来杨秀珍的信): the line asks them here, not there."""
     spots = _spots(term, line)
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
