@@ -2409,8 +2409,10 @@ def _signer(ctx: CheckContext, signed: str) -> str | None:
 def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
     """The paragraphs that read a letter (or a wire, a text message) out, and whose words they are: ``{line: (writer,
     guessed)}``. A letter's paragraph is a quote opened right after a paragraph that speaks of a letter or of reading
-    and ends in a colon (…端端正正：), one led by a reading clause (罗秀英接着念：“…”, 小声念，“…”), or a paragraph
-    going on a letter whose last paragraph left its quote open (the many-paragraph quote). Parts read within
+    and ends in a colon (…端端正正：), one led by a reading clause (罗秀英接着念：“…”, 小声念，“…”), one opened by a
+    salutation after a paragraph that speaks of a letter (:data:`SALUTED`: 把信展开。 “川娃：…”), one the next paragraph
+    says was read (:data:`READ_DONE`: 罗建川念完了), or a paragraph going on a letter whose last paragraph left its quote
+    open (the many-paragraph quote). Parts read within
     :data:`LETTER_GAP` narration paragraphs of each other are one letter. Its writer: the person its last sentence
     signs (:data:`SIGNATURE`: 娘。 伯年手书。 — not guessed), else the last person the prose said sent a letter
     before it (:data:`WRITER_CUE`: 阿妈的第二封信 — guessed). The reader's voice reads another's words: whatever the
