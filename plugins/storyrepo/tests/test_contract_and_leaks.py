@@ -665,9 +665,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # development set since stop 56.
     ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-状态-2.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),
-      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口"), ("泄密-3.md", "孙志刚"),
-      ("泄密-4.md", "杨秀珍")],
-     11),
+      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口"), ("泄密-3.md", "孙志刚")],
+     8),  # 11 -> 8 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
+    # opened with a salutation (“川娃：) and a quote closed by 念完了 read out, its writer the one who 来信)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
