@@ -3708,10 +3708,18 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
-ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
-                        rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+_ENTRY_DATE = (rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+               rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
 “至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+ENTRY_INLINE = re.compile(rf"[：:]\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
+"""An entry's full date right after a colon inside a paragraph (…翻到最新一页，端端正正写上：1988年10月12日，晴…; …先在页头写上
+日子：民国二十二年三月初三。): an entry written in the scene when the clause before the colon writes it now
+(:data:`ENTRY_INTRO`'s reading; T5, stop 56)."""
+WRITTEN_STATE = re.compile(r"[写记刻印抄]着|[写记]的是|上面?[写记]")
+"""An intro clause that tells a writing already there, read not written (纸上写着：; 碑上刻着：; 上面写：): no entry written
+now (T5, stop 56)."""
 ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
 """The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
 …一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
@@ -3749,22 +3757,21 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     today = _dated_today(now)
     if today is None or today[1] is None:
         return []
-    era, year, month, day = today
     out: list[Finding] = []
     for i, line in enumerate(lines):
         m = ENTRY_HEAD.match(line)
         if m is None:
+            if "：" in line or ":" in line:
+                out += _entry_inline(now, today, lines, i, first_line)
             continue
-        read = book_time(m.group("date"))
-        if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
-                (read[1][1], read[1][2]) >= (month, day):
+        if not _earlier_this_year(m.group("date"), today):
             continue
         # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
         # draft's lines squared: thousands of entries; A14, stop 55)
         beside = [next((lines[j] for j in range(k, stop, step) if lines[j].strip()), "")
                   for k, step, stop in ((i - 1, -1, -1), (i + 1, 1, len(lines))) if 0 <= k < len(lines)]
         intro = ENTRY_INTRO.search(beside[0], max(0, len(beside[0]) - ENTRY_INTRO_SPAN)) if i > 0 else None
-        if intro is not None and WRITTEN_NOW.search(intro.group()) and not NOT_WRITTEN_NOW.search(intro.group()):
+        if intro is not None and _writes_now(intro.group()):
             # brought in by a clause writing it now (在新的一页上写下：): the other words of that paragraph are its
             # own doings (翻开那本工簿，…), only the paragraph after may still tell the entry old
             if any(NOT_WRITTEN_NOW.search(t) for t in beside[1:]):
@@ -3775,10 +3782,53 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
         if any(NOT_AN_ENTRY.search(t) for t in beside) \
                 or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
-        out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
-                           f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
-                           first_line + i, m.start("date") + 1, line.strip()[:60]))
+        out.append(_entry_finding(now, m, first_line + i, line))
     return out
+
+
+def _earlier_this_year(date: str, today: tuple[str, int | None, int, int]) -> bool:
+    """Whether an entry's full ``date`` is of the in-book era and year and before the in-book day (``today``,
+    :func:`_dated_today`)."""
+    read = book_time(date)
+    return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
+        and (read[1][1], read[1][2]) < (today[2], today[3])
+
+
+def _entry_finding(now: str, m: re.Match[str], at: int, line: str) -> Finding:
+    """The finding of a written entry (:func:`_entry_dated`) headed with the earlier date ``m`` names."""
+    return Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
+                   f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
+                   at, m.start("date") + 1, line.strip()[:60])
+
+
+def _writes_now(intro: str) -> bool:
+    """Whether a clause bringing in an entry (before its colon) writes it now (:data:`WRITTEN_NOW`), not an old one
+    (:data:`NOT_WRITTEN_NOW`) nor a writing already there (:data:`WRITTEN_STATE`)."""
+    return bool(WRITTEN_NOW.search(intro)) and not NOT_WRITTEN_NOW.search(intro) and not WRITTEN_STATE.search(intro)
+
+
+def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list[str], i: int,
+                  first_line: int) -> list[Finding]:
+    """:func:`_entry_dated`'s reading of an entry inside paragraph ``i``, its date right after a colon
+    (:data:`ENTRY_INLINE`): the clause before the colon writes it now (:func:`_writes_now`), the rest of the paragraph
+    and the next one tell it neither old (:data:`NOT_WRITTEN_NOW`) nor another writing (:data:`NOT_AN_ENTRY`), and a log's,
+    a ledger's or a diary's kind is named in the paragraph or its neighbours, or the weather follows the date (T5, stop
+    56: a page headed with another day of the in-book year in 连续性-盲评三十八 and 三十九). The first such date of a
+    paragraph only."""
+    line = lines[i]
+    for m in ENTRY_INLINE.finditer(line):
+        if not _earlier_this_year(m.group("date"), today):
+            continue
+        intro = line[max(line.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS + "“”「」") + 1:m.start()]
+        if not _writes_now(intro):
+            continue
+        after = [line[m.end():]] + [next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")]
+        before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+        if any(NOT_WRITTEN_NOW.search(t) for t in after) or any(NOT_AN_ENTRY.search(t) for t in (intro, *after)) \
+                or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in (line, before, after[1]))):
+            continue
+        return [_entry_finding(now, m, first_line + i, line)]
+    return []
 
 
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
