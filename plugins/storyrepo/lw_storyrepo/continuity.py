@@ -1985,7 +1985,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
             continue
-        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration) if not MADE_THING.match(narration, m.end())]
         hits += _carried(narration, lead, anyone, clause_act)
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
@@ -2026,6 +2026,15 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     return out
 
 
+MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
+"""After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
+doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
+泄密-2; 三十六 泄密-2's 爹写的那张字条 is the same form, read by the voices). Not a time clause (走进来的时候)."""
+OWNED_THING = re.compile(rf"的(?!{BODY})[\u4e00-\u9fff]")
+"""A name opening its sentence as the owner of what follows (爹的字工工整整，哪天出了几锭墨): the subject is the thing, not
+them; a part of their body (:data:`BODY`: 爹的手一挥，…) is still them (T5, stop 56: 连续性-盲评三十六 时间-1)."""
+
+
 def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
     """Who acts in the clauses after the one their sentence opens with (苗三爷把胡琴往腿上一架，…，眯着眼冲他点点头):
     ``(position, the opening form)`` for a sentence led by ``lead`` with a later clause, led by no one
@@ -2037,7 +2046,8 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = CLAUSE_MARKS.split(text[first.end():])
-        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
+        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]) \
+                or OWNED_THING.match(text, first.end()):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
             # what follows is after them
         for clause in clauses[1:]:
