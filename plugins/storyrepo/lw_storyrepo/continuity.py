@@ -3918,11 +3918,17 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
           "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
-LATELY_ACTS = ("(?:还|又)(?![是有没不好活要得该能会被挨遭受欠差剩])[\u4e00-\u9fff]"
+JUST_NOW = ("刚才", "刚刚", "方才")
+"""The times of :data:`LATELY` that say within the hour: any doing right after them is a doing of today (T5)."""
+NOT_A_DOING = "是有没不好活要得该能会被挨遭受欠差剩"
+"""What after 还, 又 or a just-now word is a being, a having, a negation, a wish or a being done to, not a doing."""
+LATELY_ACTS = (f"(?:还|又|(?<={'|'.join(JUST_NOW)}))(?![{NOT_A_DOING}那这的])[\u4e00-\u9fff]"
                "|(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)")
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…): after 还 or 又
 any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told),
-nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55)."""
+nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55);
+right after a just-now word (:data:`JUST_NOW`) any doing too (向艄公刚才托人带话来; T5, stop 56), not a that or this
+(刚才那话)."""
 DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
                                   "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
                                   "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))
