@@ -3727,7 +3727,7 @@ ENTRY_INLINE = re.compile(rf"[：:]\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """An entry's full date right after a colon inside a paragraph (…翻到最新一页，端端正正写上：1988年10月12日，晴…; …先在页头写上
 日子：民国二十二年三月初三。): an entry written in the scene when the clause before the colon writes it now
 (:data:`ENTRY_INTRO`'s reading; T5, stop 56)."""
-WRITTEN_STATE = re.compile(r"[写记刻印抄]着|[写记]的是|上面?[写记]")
+WRITTEN_STATE = re.compile(r"[写记刻印抄]着|[写记]的是|上面[写记]")
 """An intro clause that tells a writing already there, read not written (纸上写着：; 碑上刻着：; 上面写：): no entry written
 now (T5, stop 56)."""
 ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
