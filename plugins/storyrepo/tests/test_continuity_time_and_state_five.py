@@ -1,4 +1,4 @@
-"""The forty-seventh continuity round's time and state readings (issue 30, task T5 at stop 56): 书内时间 and 状态, the
+"""The forty-fifth continuity round's time and state readings (issue 30, task T5 at stop 56): 书内时间 and 状态, the
 newest books' misses and false alarms.
 
 连续性-盲评三十八 and 三十九 (blind last stop, development since) missed an entry written in the scene dated inside its
