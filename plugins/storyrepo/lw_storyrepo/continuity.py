@@ -3826,16 +3826,26 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     56: a page headed with another day of the in-book year in 连续性-盲评三十八 and 三十九). The first such date of a
     paragraph only."""
     line = lines[i]
+    # what the paragraph and its neighbours say, read once a paragraph (not from each of its dates: a line of thousands
+    # of dated entries): where the last old or other writing's word starts in it, whether the next one has any
+    marks: tuple[int, bool, bool] | None = None
     for m in ENTRY_INLINE.finditer(line):
         if not _earlier_this_year(m.group("date"), today):
             continue
-        intro = line[max(line.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS + "“”「」") + 1:m.start()]
-        if not _writes_now(intro):
+        # the clause before the colon, read back at most ENTRY_INTRO_SPAN characters
+        back = max(0, m.start() - ENTRY_INTRO_SPAN)
+        intro = line[max(back - 1, *(line.rfind(c, back, m.start()) for c in _CLAUSE_ENDS + "“”「」")) + 1:m.start()]
+        if not _writes_now(intro) or NOT_AN_ENTRY.search(intro):
             continue
-        after = [line[m.end():]] + [next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")]
-        before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
-        if any(NOT_WRITTEN_NOW.search(t) for t in after) or any(NOT_AN_ENTRY.search(t) for t in (intro, *after)) \
-                or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in (line, before, after[1]))):
+        if marks is None:
+            after = next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
+            before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+            last = max((w.start() for w in itertools.chain(NOT_WRITTEN_NOW.finditer(line), NOT_AN_ENTRY.finditer(line))),
+                       default=-1)
+            marks = (last, bool(NOT_WRITTEN_NOW.search(after) or NOT_AN_ENTRY.search(after)),
+                     any(ENTRY_KIND.search(t) for t in (line, before, after)))
+        last, next_old, kind = marks
+        if last >= m.end() or next_old or not (kind or ENTRY_WEATHER.match(line, m.end())):
             continue
         return [_entry_finding(now, m, first_line + i, line)]
     return []
