@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lw_storyrepo import continuity
 from lw_storyrepo.continuity import ENTRY_INLINE, MADE_THING, OWNED_THING, World, _writes_now, dates_of_death, \
     places_inside
 
@@ -100,3 +101,13 @@ def test_the_dead_doing_a_thing_in_the_scene_still_fires() -> None:
     # the dead master himself walking in, his hand as the doer
     assert stated("老掌柜走进来，在柜台后头坐下了。")
     assert stated("老掌柜的手往柜台上一拍，走到了门口。")
+
+
+def test_a_paragraph_of_thousands_of_dated_entries_is_read_once(monkeypatch: Any) -> None:
+    """_entry_inline reads the paragraph's words of an old writing once, and each date's intro at most ENTRY_INTRO_SPAN
+    back (a line of 3,000 entries read from each of them was quadratic)."""
+    counted = continuity_helpers.Counted(continuity.NOT_WRITTEN_NOW)
+    monkeypatch.setattr(continuity, "NOT_WRITTEN_NOW", counted)
+    line = "季青一笔一画写上：一九七四年五月九日，阴。" * 3000 + "旧"
+    assert continuity._entry_dated("一九七四年五月十一日", ["观测簿", line], 1) == []
+    assert counted.read <= 2 * len(line)
