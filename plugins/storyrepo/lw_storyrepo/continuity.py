@@ -1251,6 +1251,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
+        # who a line and the HOLDER_NEAR paragraphs before it name, read once a line (H8: a line of thousands of
+        # handings asks once)
+        near_names = functools.cache(lambda k: frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(
+            "\n".join((lines[k], *_paragraphs_before(lines, k, HOLDER_NEAR))))))
         for n, things in world.holdings().items():
             for x in things:
                 owners.setdefault(x, n)
@@ -1377,10 +1381,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 if _quoted_at(lines[i], col - 1 + start) \
-                        and _told_as_past(world, names, aliases, lines[i][:col - 1 + start], who):
+                        and _told_as_past(world, names, aliases, _words_before(lines[i], col - 1 + start), who):
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
-                        and _brought_to_holder(names, aliases, lines, i, sentence[at + len(said):], owner):
+                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner, near_names(i)):
                     continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
@@ -4431,12 +4435,12 @@ def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], s
             pos = m.start(2) + other.start()
 
 
-def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], lines: list[str], i: int, after: str,
-                       holder: str) -> bool:
+def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: str, holder: str,
+                       near: frozenset[str]) -> bool:
     """Whether the act using a thing another holds only brings it to its holder: ``after`` (the sentence after the
     thing) hands it on at once (:data:`TO_ITS_HOLDER`) into the hands of its holder, named there (塞回小苗手里) or said
-    by a pronoun (塞到他手里) while the holder is named in the paragraph or the :data:`HOLDER_NEAR` before (a line of
-    someone's words may stand between) — a fetching for them, no use
+    by a pronoun (塞到他手里) while the holder is among ``near``, the ones named in the paragraph or the
+    :data:`HOLDER_NEAR` before (a line of someone's words may stand between) — a fetching for them, no use
     of another's thing (H8, stop 56: 罗建川从他枕头底下摸出那只口琴，塞到他手里). Another named there keeps the reading."""
     handed = TO_ITS_HOLDER.match(after)
     if handed is None:
@@ -4447,8 +4451,19 @@ def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], lines: l
         return aliases.get(named.group(), named.group()) == holder
     if not HE_ONE_OR_YOU.match(to.lstrip("了")):
         return False
-    near = lines[i] + "\n" + "\n".join(_paragraphs_before(lines, i, HOLDER_NEAR))
-    return any(aliases.get(m.group(), m.group()) == holder for m in names.finditer(near))
+    return holder in near
+
+
+PAST_LOOK = 300
+"""How far before a use in someone's words :func:`_told_as_past` reads its paragraph's words (bounded: a line of thousands
+of uses reads a window each, not its whole start again)."""
+
+
+def _words_before(line: str, at: int) -> str:
+    """The :data:`PAST_LOOK` characters of ``line`` before ``at``, opened with a quote mark when the window starts inside
+    quoted words (its quoted words then read as such)."""
+    start = max(0, at - PAST_LOOK)
+    return ("“" if start and _quoted_at(line, start) else "") + line[start:at]
 
 
 def _told_as_past(world: World, names: re.Pattern[str], aliases: dict[str, str], words_before: str, who: str) -> bool:
