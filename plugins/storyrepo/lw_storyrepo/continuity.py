@@ -315,6 +315,12 @@ GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
 GIVEN_TO = re.compile(r"(?:给|送给|借给|赏给|赐给|留给|传给|交给)[他她我]的")
 """A giving to the user said between the act and the thing (借给她的): the thing is in the user's hands (H5)."""
 """A second verb of giving inside a description (他爹送的…) says whose hands the thing passed through: no reading (H5)."""
+TO_ITS_HOLDER = re.compile(rf"^[^。！？“”\n]{{0,8}}?(?:(?:{alternation(AWAY_VERBS + TAKE_BACK_VERBS)})了?(?P<to>[^。！？“”，,\n]{{1,6}})"
+                           rf"|(?:{alternation(INTO_VERBS + ('塞回', '放回', '递回'))})(?P<whose>[^。！？“”，,\n]{{1,6}}?)"
+                           rf"(?:{alternation(INTO_HANDS)}))")
+"""What may follow a thing another holds, after the act bringing it out, in the same sentence: handed on at once, into
+the hands of the one named after the verb (摸出那只口琴，塞到他手里; 把竹杖捡起来，塞回小苗手里) — read by
+:func:`_brought_to_holder` (H8, stop 56)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -1227,6 +1233,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
+        # who a line and the HOLDER_NEAR paragraphs before it name, read once a line (H8: a line of thousands of
+        # handings asks once)
+        near_names = functools.cache(lambda k: frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(
+            "\n".join((lines[k], *_paragraphs_before(lines, k, HOLDER_NEAR))))))
         for n, things in world.holdings().items():
             for x in things:
                 owners.setdefault(x, n)
@@ -1249,7 +1259,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
                 gone = {k: v for k, v in gone.items() if k[1] not in back}
             giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
-            for m in gave.finditer(sentence):
+            for m in _each_from_its_last_name(gave, names, sentence):
                 between = m.group(2)
                 whose = m.group("whose")  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
@@ -1352,6 +1362,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
+                if _quoted_at(lines[i], col - 1 + start) \
+                        and _told_as_past(world, names, aliases, _words_before(lines[i], col - 1 + start), who):
+                    continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
+                if owner and owner != who and at > 0 \
+                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner, near_names(i)):
+                    continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
@@ -4456,6 +4472,68 @@ class _NameSpans:
 def _name_starts(pattern: str) -> re.Pattern[str]:
     """Where any of the words of ``pattern`` starts, overlapping (one pattern a book's names, built once)."""
     return re.compile(f"(?=(?:{pattern}))")
+
+
+HOLDER_NEAR = 3
+"""How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
+
+
+def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` (group 1 who acts, group 2 what stands between them and the act) in ``sentence``, a
+    match naming someone in its group 2 tried again from that name: 孙德海走了以后，郭长庚从腰里拿出竹刀，递给郭秀兰 is
+    郭长庚's giving, where a left-to-right reading took 孙德海 with a name between and dropped it (H8, stop 56: U12's
+    giving after a clause of another). Each try starts further on: linear in the sentence but for the short gap."""
+    pos = 0
+    while (m := pattern.search(sentence, pos)) is not None:
+        other = names.search(m.group(2))
+        if other is None:
+            yield m
+            pos = m.end()
+        else:
+            pos = m.start(2) + other.start()
+
+
+def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: str, holder: str,
+                       near: frozenset[str]) -> bool:
+    """Whether the act using a thing another holds only brings it to its holder: ``after`` (the sentence after the
+    thing) hands it on at once (:data:`TO_ITS_HOLDER`) into the hands of its holder, named there (塞回小苗手里) or said
+    by a pronoun (塞到他手里) while the holder is among ``near``, the ones named in the paragraph or the
+    :data:`HOLDER_NEAR` before (a line of someone's words may stand between) — a fetching for them, no use
+    of another's thing (H8, stop 56: 罗建川从他枕头底下摸出那只口琴，塞到他手里). Another named there keeps the reading."""
+    handed = TO_ITS_HOLDER.match(after)
+    if handed is None:
+        return False
+    to = handed.group("to") or handed.group("whose") or ""
+    named = names.search(to)
+    if named is not None:
+        return aliases.get(named.group(), named.group()) == holder
+    if not HE_ONE_OR_YOU.match(to.lstrip("了")):
+        return False
+    return holder in near
+
+
+PAST_LOOK = 300
+"""How far before a use in someone's words :func:`_told_as_past` reads its paragraph's words (bounded: a line of thousands
+of uses reads a window each, not its whole start again)."""
+
+
+def _words_before(line: str, at: int) -> str:
+    """The :data:`PAST_LOOK` characters of ``line`` before ``at``, opened with a quote mark when the window starts inside
+    quoted words (its quoted words then read as such)."""
+    start = max(0, at - PAST_LOOK)
+    return ("“" if start and _quoted_at(line, start) else "") + line[start:at]
+
+
+def _told_as_past(world: World, names: re.Pattern[str], aliases: dict[str, str], words_before: str, who: str) -> bool:
+    """Whether a use by ``who`` said in someone's words is a past they tell, not the scene's now: the user is a dead
+    card, or the words of its paragraph up to it (``words_before``, the line to the use) name a time gone
+    (:data:`NOT_NOW`: 去年, 那时) or a dead card — the dead act only in their lifetime, and so does the telling around them
+    (“你爹把码簿拍在柜台上…龙排头把码簿抢过去”): the cards' 持有 is now (H8, stop 56)."""
+    words = "".join(_QUOTED_WORDS.findall(words_before))
+    if NOT_NOW.search(words):
+        return True
+    return any(str((world.cards.get(aliases.get(n, n)) or {}).get("状态") or "").startswith(DEAD)
+               for n in (who, *(m.group() for m in names.finditer(words))))
 
 
 def _quoted_at(line: str, at: int) -> bool:
