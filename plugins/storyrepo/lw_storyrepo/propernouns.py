@@ -1028,14 +1028,19 @@ ESTABLISHMENT_STEM_MAX = 100
 """A stem the dictionary holds this often or more before an establishment's word is what it deals in or serves, a
 kind (海鲜+夜市: jieba calls 海鲜 a place), unless a slogan; an establishment's own stem is rarer (东岭 7, 兴华 27)."""
 CHAIN_HEADS = ("合作社", "供销社", "信用社", "俱乐部", "剧团", "戏班", "拍卖行", "商行", "酒店", "饭店", "宾馆", "中心", "指挥部",
-               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队") \
+               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队", "团") \
     + tuple(sorted(ESTABLISHMENT_HEAD_WORDS))
 """General Chinese words for a body that a stem and the words of its trade name in full (野径+户外+俱乐部, 金城+航运+队,
 洪埠县+防汛抗旱+指挥部): the last word of an organisation said once in full. A one-character head (队) needs a trade word
 before it, as do the heads that also name a department or a team of any body (中心, 公司, 小组: 远控+中心, 急救+中心)."""
-TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组", "厂"))
-HEADS_IN_WORDS = frozenset(("厂",))
-"""Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂): read from that word's start."""
+TRADE_NEEDED = frozenset(("队", "团", "中心", "公司", "小组", "厂"))
+HEADS_IN_WORDS: dict[str, int] = {"厂": 2, "队": 3, "团": 3}
+"""Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂; N30: 勘测队, 医疗队, 宣传队, 骑士团),
+with the fewest characters of that word: read from the word's start, the stem before it as for any head. A team's
+two-character word is a kind of team (团队, 球队, 乐队: a stem before it names no team)."""
+DEPARTMENT_IN_WORDS = frozenset(("队",))
+"""In-word heads that right after a county's or a city's name (:data:`ADMINISTRATIVE` its last character) are its
+department, not a body of its own (临江市+刑警队, 沅陵+市+刑警队: the city is the name)."""
 HELD_TRADE_BAD_TAGS = frozenset("vabr")
 """First letters of jieba's tags of the one character before a head of :data:`HEADS_IN_WORDS` in a two-character word
 that holds no trade: an act on the works (出厂, 建厂, 迁厂: 红星机械+出厂 is no name), how much or how old (全厂, 总厂,
@@ -1078,7 +1083,7 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
             edges = sorted(bounds) if edges is None else edges
             below = bisect_left(edges, at)
             whole = line[edges[below - 1] if below else 0:m.end()]
-            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole) \
+            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole) or len(whole) < HEADS_IN_WORDS[m.group()] \
                     or (len(whole) == 2 and lex.tags.get(whole[0], "")[:1] in HELD_TRADE_BAD_TAGS):
                 continue  # 扩厂 (no word), 出厂 (an act on the works): no trade held
             at, traded = m.end() - len(whole), True
@@ -1104,6 +1109,8 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2 and not traded):
             continue
         stem = tokens[0]
+        if traded and m.group() in DEPARTMENT_IN_WORDS and line[at - 1] in ADMINISTRATIVE:
+            continue  # 临江市+刑警队: the city's department (N30)
         if m.group() in NAMED_HEADS_ONLY and stem not in SLOGAN_STEMS and lex.tags.get(stem) != "ns":
             continue  # 练习生+宿舍: the people it houses
         if m.group() in ESTABLISHMENT_HEAD_WORDS and stem not in SLOGAN_STEMS and lex.freq.get(stem, 0) >= ESTABLISHMENT_STEM_MAX:

@@ -1,0 +1,50 @@
+"""The new-name check, thirtieth round (task N30, stop 56): an organisation whose head the dictionary holds glued to its
+trade in one word (勘测队, 医疗队, 宣传队, 乐队, 骑士团, 观光团). 队 and 团 join 厂 in :data:`HEADS_IN_WORDS`: the chained
+reader (:func:`_chained_institution_candidates`) reads such a word from its start, then the stem and trade words before
+it as for any head, so a place's or a coined stem and the team's word are one name, not the stem read alone or the
+kind's word read as the name. The stem keeps every bound of the reader: no act, no common noun, no frequent word (日本
+旅游团, 全队, 组队 stay unnamed). The sentences are made up for these tests, in other genres and periods than the sets';
+none is a labelled answer of any set."""
+
+from __future__ import annotations
+
+from lw_storyrepo.propernouns import (CHAIN_HEADS, DEPARTMENT_IN_WORDS, HEADS_IN_WORDS, TRADE_NEEDED,
+                                     _chained_institution_candidates, find_new_nouns, lexicon)
+
+
+def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
+    return {n.name for n in find_new_nouns(text, list(known))}
+
+
+def test_a_team_whose_word_holds_its_trade_is_one_name() -> None:
+    """A 1950s geological survey, a 1930s dance band, a 1980s rural film team: a place's or a coined stem before one
+    dictionary word for the team and its trade is the team's name."""
+    assert {"队", "团"} <= HEADS_IN_WORDS.keys() and "团" in CHAIN_HEADS and "团" in TRADE_NEEDED
+    found = _found("一九五六年春天，沙坪勘测队进了山，沙坪勘测队的帐篷扎在河边。")
+    assert "沙坪勘测队" in found and "沙坪" not in found
+    assert "岚江医疗队" in _found("洪水退了以后，岚江医疗队在村口搭起了棚子，岚江医疗队的大夫挨家看病。")
+    assert "霁川放映队" in _found("那年冬天，霁川放映队每月来村里一回，霁川放映队一来，晒谷场就挤满了人。")
+
+
+def test_a_troupe_in_one_word_is_one_name() -> None:
+    """A knight order of a western fantasy and a touring troupe: 团 inside one word (骑士团, 杂耍团)."""
+    assert "澜溪骑士团" in _found("王都北面驻着澜溪骑士团，澜溪骑士团的旗子是一只白鹭。")
+    assert "青弋杂耍团" in _found("庙会那天来了青弋杂耍团，青弋杂耍团的猴子会翻跟头。")
+
+
+def test_a_kind_of_team_stays_unnamed() -> None:
+    """Near misses: a country's tour group (日本+旅游团: a frequent word, the kind), the whole team (全队), forming a team
+    (组队), the kind's word alone (医疗队), a team of two characters (团队)."""
+    assert _found("去年来了一个日本旅游团，日本旅游团在寺里待了半天。") == set()
+    assert _found("比赛输了，全队都没说话，第二天又组队去练。") == set()
+    assert _found("镇上来了医疗队，医疗队的人都很年轻。") == set()
+    assert "双桥团队" not in _found("比赛那天，双桥团队来晚了，双桥团队只剩三个人。")  # 团队: a two-character kind
+
+
+def test_a_city_s_team_is_its_department() -> None:
+    """A 1990s crime story: a city's name before a team's word (刑警队) is the city's department, not a body the chained
+    reader names (other readers weigh the whole phrase as before); a county's survey team likewise."""
+    assert "队" in DEPARTMENT_IN_WORDS and HEADS_IN_WORDS["队"] == 3
+    lex = lexicon()
+    for line in ("案子报到了沅陵市刑警队，连夜派了人。", "他在岚县勘测队干了三年。"):
+        assert list(_chained_institution_candidates(lex, line, lex.boundaries(line, None, lex.cuts_of(line)))) == []
