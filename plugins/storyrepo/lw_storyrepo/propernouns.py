@@ -2287,6 +2287,21 @@ def _common_misread(lex: _Lexicon, name: str) -> bool:
     return lex.tags.get(name, "").startswith("nr") and (lex.freq.get(name) or 0) >= MISREAD_FREQ
 
 
+MISREAD_STEM_FREQ = 50
+"""How often the dictionary holds the first part of a thing's or a place's word, from which that part is an everyday
+word (宿舍 917, 显微 88, 石板 482; a name's coined first part is rare: 夜明 2 of 夜明珠)."""
+
+
+def _misread_thing(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` (three characters or more) is a word of the dictionary the tagger calls a person's name (nr) whose
+    first part, all but its last character, is an everyday word of it — no proper noun, held :data:`MISREAD_STEM_FREQ`
+    times or more: the thing or the building, not a name (宿舍+楼, 显微+镜, 石板+桥). A proper first part opens a
+    name (白云+庵, 老虎+口, 碧水+潭), as does a rare one (夜明+珠) (N30)."""
+    stem = name[:-1]
+    return len(name) >= 3 and lex.tags.get(name, "").startswith("nr") \
+        and not lex.tags.get(stem, "nr").startswith(("nr", "ns", "nt", "nz")) and (lex.freq.get(stem) or 0) >= MISREAD_STEM_FREQ
+
+
 PREDICATE_MARKS = CLAUSE_ADVERBS | frozenset("刚才不没来去上下里")
 """What stands between a clause's subject and its verb: an adverb (棚+刚+散, 挤+不+进去), a motion verb before what one
 goes to do (杜衡+去+抓), a localizer before what is done there (册+上+写)."""
@@ -2812,6 +2827,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind == "人物" and not c.named and _predicate_tailed(lex, name))  # 风+大 (N27)
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
+        kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening

@@ -3,13 +3,15 @@ trade in one word (勘测队, 医疗队, 宣传队, 乐队, 骑士团, 观光团
 reader (:func:`_chained_institution_candidates`) reads such a word from its start, then the stem and trade words before
 it as for any head, so a place's or a coined stem and the team's word are one name, not the stem read alone or the
 kind's word read as the name. The stem keeps every bound of the reader: no act, no common noun, no frequent word (日本
-旅游团, 全队, 组队 stay unnamed). The sentences are made up for these tests, in other genres and periods than the sets';
+旅游团, 全队, 组队 stay unnamed). Precision: a thing's or a building's word of the dictionary that the tagger calls a
+person's name (nr), its first part an everyday word (宿舍+楼, 显微+镜, 石板+桥: :func:`_misread_thing`), is the thing,
+not a name; a proper or rare first part still opens one (白云+庵, 夜明+珠). The sentences are made up for these tests, in other genres and periods than the sets';
 none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (CHAIN_HEADS, DEPARTMENT_IN_WORDS, HEADS_IN_WORDS, TRADE_NEEDED,
-                                     _chained_institution_candidates, find_new_nouns, lexicon)
+from lw_storyrepo.propernouns import (CHAIN_HEADS, DEPARTMENT_IN_WORDS, HEADS_IN_WORDS, MISREAD_STEM_FREQ, TRADE_NEEDED,
+                                     _chained_institution_candidates, _misread_thing, find_new_nouns, lexicon)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -48,3 +50,21 @@ def test_a_city_s_team_is_its_department() -> None:
     lex = lexicon()
     for line in ("案子报到了沅陵市刑警队，连夜派了人。", "他在岚县勘测队干了三年。"):
         assert list(_chained_institution_candidates(lex, line, lex.boundaries(line, None, lex.cuts_of(line)))) == []
+
+
+def test_an_everyday_thing_the_tagger_calls_someone_is_no_name() -> None:
+    """A campus novel, a laboratory in a science-fiction story, a river crossing in a rural tale: the dictionary's word
+    for a building, an instrument or a bridge, its first part an everyday word, is no new name."""
+    lex = lexicon()
+    assert MISREAD_STEM_FREQ == 50 and _misread_thing(lex, "宿舍楼") and _misread_thing(lex, "显微镜")
+    assert _found("期末考试前一晚，宿舍楼停了电。他摸黑下楼，宿舍楼门口的保安也不在。") == set()
+    assert _found("实验室里只有一台显微镜。师姐把显微镜让给了他，自己去洗玻片。") == set()
+    assert _found("过了河就是木板桥，木板桥那头住着一个老船工。") == set()
+
+
+def test_a_name_with_a_proper_or_rare_first_part_stays() -> None:
+    """Near misses: a nunnery named by a proper first part (白云+庵), a jewel of a fairy tale (夜明+珠: 夜明 is rare)."""
+    lex = lexicon()
+    assert not _misread_thing(lex, "白云庵") and not _misread_thing(lex, "夜明珠")
+    assert "白云庵" in _found("师父带他上了白云庵，白云庵的老尼姑给他端来一碗粥。")
+    assert "夜明珠" in _found("海盗抢走了夜明珠，夜明珠是国王给公主的嫁妆。")
