@@ -5,12 +5,14 @@ it as for any head, so a place's or a coined stem and the team's word are one na
 kind's word read as the name. The stem keeps every bound of the reader: no act, no common noun, no frequent word (日本
 旅游团, 全队, 组队 stay unnamed). Precision: a thing's or a building's word of the dictionary that the tagger calls a
 person's name (nr), its first part an everyday word (宿舍+楼, 显微+镜, 石板+桥: :func:`_misread_thing`), is the thing,
-not a name; a proper or rare first part still opens one (白云+庵, 夜明+珠). The sentences are made up for these tests, in other genres and periods than the sets';
+not a name; a proper or rare first part still opens one (白云+庵, 夜明+珠). Recall: a rise, a flat, a hollow, a valley or
+a walled yard of the land (岗, 坪, 坳, 峪, 坞: :data:`LANDFORM_HEADS`) names a place on its own, as 岭 and 坡 did, unless
+another place's word follows it (石门岗+遗址). The sentences are made up for these tests, in other genres and periods than the sets';
 none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (CHAIN_HEADS, DEPARTMENT_IN_WORDS, HEADS_IN_WORDS, MISREAD_STEM_FREQ, TRADE_NEEDED,
+from lw_storyrepo.propernouns import (CHAIN_HEADS, DEPARTMENT_IN_WORDS, HEADS_IN_WORDS, LANDFORM_HEADS, MISREAD_STEM_FREQ, TRADE_NEEDED,
                                      _chained_institution_candidates, _misread_thing, find_new_nouns, lexicon)
 
 
@@ -68,3 +70,20 @@ def test_a_name_with_a_proper_or_rare_first_part_stays() -> None:
     assert not _misread_thing(lex, "白云庵") and not _misread_thing(lex, "夜明珠")
     assert "白云庵" in _found("师父带他上了白云庵，白云庵的老尼姑给他端来一碗粥。")
     assert "夜明珠" in _found("海盗抢走了夜明珠，夜明珠是国王给公主的嫁妆。")
+
+
+def test_a_landform_names_a_place() -> None:
+    """A Red Army march, a 1940s guerrilla camp, a tea hill of a family saga: a stem and a landform's word."""
+    assert {"岗", "坪", "峪", "坞"} <= set(LANDFORM_HEADS)
+    assert "野狐岗" in _found("红军翻过了野狐岗，在野狐岗下面歇了一夜。")
+    assert "鹰嘴峪" in _found("小分队在鹰嘴峪扎营，鹰嘴峪两边都是悬崖。")
+    assert "云雾坪" in _found("他们把茶苗种在云雾坪上，云雾坪的茶最香。")
+
+
+def test_a_landform_word_of_a_post_or_of_a_longer_place_is_no_name() -> None:
+    """Near misses: 岗 the post one stands (站岗) and a hillock of no name (山岗); a landform opening a site's name
+    (马家岗+遗址: the site is the name, not 马家岗); a ship's dock (船坞)."""
+    assert _found("老汉退休以前一直在厂门口站岗，山岗上的风很大。") == set()
+    found = _found("考古队进了马家岗遗址，马家岗遗址在县城北边。")
+    assert "马家岗" not in found
+    assert _found("渔船修好了，从船坞里开出来，船坞的工人都鼓掌。") == set()
