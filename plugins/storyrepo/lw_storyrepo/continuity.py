@@ -1466,6 +1466,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
+                if who in HE and _quoted_at(lines[i], col - 1 + start):
+                    continue  # “他在清水江上，比在这里太平”: a pronoun in someone's words is not the speaker, and no
+                    # guess — a place spoken of (P3, stop 56; the holdings' rule of the same words)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
