@@ -4308,13 +4308,24 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     return None
 
 
+NAME_LENGTHS = (2, 3, 4)
+"""The lengths of a cast name read right after a post (:func:`_post_of_another`): 孙志刚, 欧阳明月."""
+
+
 def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
     """Whether ``said``, a name read at ``start`` of ``sentence``, is a post one card holds (its 境界: 候长, 镶头 — prose
     calls that card's person by it) said after a surname that is not that person's (孙候长, 罗镶头: another man of
-    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53)."""
+    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53). Or the
+    post set before another person's name (段长孙志刚, 院长李明: the post, right or wrong, is that person's — the 境界
+    check's — not its card holder's: P3 at stop 56)."""
     who = world.aliases.get(said, said)
     card = world.cards.get(who)
-    if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+    if card is None or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+        return False
+    after = start + len(said)
+    if any(world.aliases.get(sentence[after:after + n], who) != who for n in NAME_LENGTHS):
+        return True
+    if start == 0:
         return False
     before = sentence[start - 1]
     return before not in NOT_SURNAME_BEFORE_POST and surname_of(before + said) == before and not who.startswith(before)
