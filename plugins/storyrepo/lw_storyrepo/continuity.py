@@ -893,10 +893,34 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             for a in starts.get(end, ()):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
+    # 排坞、河街、田裕记木行和洪江城里算一处地方: the places a world says are one place lie in one another (P3, stop 56)
+    for m in ONE_PLACE.finditer(world_text):
+        begin = max(world_text.rfind(c, 0, m.start()) for c in "。；;\n") + 1
+        end = m.end()
+        named = NAMED_ONE_PLACE.match(world_text, end)
+        if named is not None and named.group(1) in known:  # …算一处地方，叫九道班: the one place's own name
+            end = named.end(1)
+        group: set[str] = set()
+        at = begin
+        while at < end:  # the places said, longest first, none inside the last
+            here = next((p for p in starts.get(at, ()) if at + len(p) <= end), None)
+            if here is not None:
+                group.add(here)
+            at += len(here) if here is not None else 1
+        for a in group:
+            out.setdefault(a, set()).update(group - {a})
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
+            outer.discard(a)
     return out
+
+
+ONE_PLACE = re.compile(r"(?:算|当|看作|看成)(?:作|做|是|成)?(?:同)?一(?:处(?:地方)?|个地方|块地方)")
+"""A world saying the places it lists are one place (A、B和C算一处地方; 算作一处, 当一个地方): where its people come and go
+without leaving (:func:`places_inside`)."""
+NAMED_ONE_PLACE = re.compile(r"[，,]\s*(?:叫|叫做|叫作|统称|合称|就是|即)?([\u4e00-\u9fff]{2,8})(?=[：:，,。；;）)])")
+"""The one place's name said right after (…算一处地方，九道班：…; …算一处地方，统称老营): read when it is a known place."""
 
 
 # --- ranks ------------------------------------------------------------------------------------------

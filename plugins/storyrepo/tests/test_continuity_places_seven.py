@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import continuity_helpers
-from lw_storyrepo.continuity import World
+from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.findings import Finding
 
 
@@ -105,3 +105,40 @@ def test_a_far_cards_post_alone_still_puts_them_here(book: tuple[Any, ...], pov:
 def test_a_post_before_another_name_is_that_persons(book: tuple[Any, ...], pov: str, body: str) -> None:
     """大使罗德顺, 指挥马铁柱: the post said of another (right or wrong: the 境界 check's) puts nobody far here."""
     assert [f for f in _placed(body, book, pov, [pov]) if "很远" in f.message] == []
+
+
+# a world saying which places are one place (算一处地方: 连续性-盲评三十三…三十九's 世界观, seven books): someone at any of
+# them is at their card's place; a place outside the list is still another place
+ONE = [
+    ("茶马古道上，马店、骡马市和古城街上算一处地方，赶马人在城里走动不算挪了地方。",
+     {"马店", "骡马市", "古城", "大理", "丽江"}, "马店", "阿旺", "阿旺在骡马市挑骡子。", "阿旺在大理挑骡子。", "大理"),
+    ("矿上的井口、灯房和工人村当一个地方，下井上井都不算出门。",
+     {"井口", "灯房", "工人村", "省城"}, "工人村", "老焦", "老焦正在灯房交矿灯。", "老焦正在省城交矿灯。", "省城"),
+    ("空间站的对接舱、温室和主舱段算作一处，人在站里飘来飘去不算离开。",
+     {"对接舱", "温室", "主舱段", "月面基地"}, "主舱段", "叶舟", "叶舟还在温室给番茄授粉。", "叶舟还在月面基地给番茄授粉。", "月面基地"),
+]
+
+
+@pytest.mark.parametrize(("lore", "places", "home", "who", "inside", "outside", "far"), ONE)
+def test_places_a_world_calls_one_place_are_the_cards_place(lore: str, places: set[str], home: str, who: str,
+                                                            inside: str, outside: str, far: str) -> None:
+    """A place of the world's one-place list is the card's place (silent); a place outside it still fires, with the
+    field 位置 and the sentence as evidence."""
+    cards = {"视角": {"姓名": "视角", "状态": "在世", "位置": home}, who: {"姓名": who, "状态": "在世", "位置": home}}
+    world = lambda: World(cards, {n: n for n in cards}, places, set(), ("普通人",), None, places_inside(lore, places),
+                          {"视角": "他", who: "他"})
+    placed = lambda body: [f for f in continuity_helpers.findings(body, world(), "视角", "1985年6月3日", ["视角"])
+                           if f.subject is not None and f.subject.field == "位置"]
+    assert placed(inside) == []
+    found = placed(outside)
+    assert [(f.subject.who if f.subject else None, far in f.message, f.excerpt.strip("。")) for f in found] \
+        == [(who, True, outside.strip("。"))]
+
+
+def test_one_place_needs_the_words_of_one_place() -> None:
+    """Places listed with no 算一处 (a route, a list of stops) are not one place; the one place's own name said right
+    after the list (…算一处地方，叫老营) is one of them."""
+    places = {"渡口", "驿站", "县城", "老营", "马场"}
+    assert places_inside("从渡口、驿站到县城要走三天。", places) == {}
+    inside = places_inside("马场、渡口和驿站算一处地方，叫老营：白天放马，夜里回驿站。", places)
+    assert inside["渡口"] == {"马场", "驿站", "老营"} and "县城" not in inside
