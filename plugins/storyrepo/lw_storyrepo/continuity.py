@@ -2352,6 +2352,11 @@ CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
 """What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
 在家里, which may be where the card puts them."""
+YESTERDAY = "昨儿个|昨天|昨儿|昨日|昨晚|昨夜|昨个"
+"""The day before the draft's, said right after someone (周段长昨天夜里就上来了, 都僧统昨儿后晌亲自到铺子里来了): come up
+then, they are here today, not at the far place their card keeps them (P3, stop 56; 连续性-盲评二十九, 三十七, 三十九)."""
+NOT_A_VISIT = "信|电话|电报|消息|口信"
+"""What 来过/来了 may come with that brings no one (昨天来过信, 今早来了电话): no visit."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -2578,7 +2583,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
     # compiled when a quote first needs it (a draft of no quotes compiles none)
-    reported = functools.cache(lambda: re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})"))
+    # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
+    reported = functools.cache(lambda: re.compile(rf"({spoken})({REPORTED_TIMES}|{YESTERDAY})(?:[^。！？!?，,“”]{{0,8}}?)"
+                                                  rf"(?:{CAME_HERE})(?!{NOT_A_VISIT})"))
     said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
@@ -2637,8 +2644,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
+                when = "昨天已经来到" if told.group(2) in YESTERDAY.split("|") else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
-                                   f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
+                                   f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun

@@ -142,3 +142,39 @@ def test_one_place_needs_the_words_of_one_place() -> None:
     assert places_inside("从渡口、驿站到县城要走三天。", places) == {}
     inside = places_inside("马场、渡口和驿站算一处地方，叫老营：白天放马，夜里回驿站。", places)
     assert inside["渡口"] == {"马场", "驿站", "老营"} and "县城" not in inside
+
+
+# a far card said by another to have come up yesterday (连续性-盲评二十九 都僧统昨儿后晌亲自到铺子里来了, 三十七
+# 老高昨儿后晌就搭运材车上来了, 三十九 周段长昨天夜里就上来了): here since, not at the far place the card keeps them
+YESTERDAY_BOOKS = [
+    ({"小满": {"姓名": "小满", "状态": "在世", "位置": "渔村"}, "陈船老大": {"姓名": "陈船老大", "状态": "在世", "位置": "舟山"}},
+     {"陈老大": "陈船老大"}, {"渔村", "舟山"}, {"小满": "她", "陈船老大": "他"}, frozenset({"舟山"})),
+    ({"秦书办": {"姓名": "秦书办", "状态": "在世", "位置": "县衙"}, "汪师爷": {"姓名": "汪师爷", "状态": "在世", "位置": "京城"}},
+     {}, {"县衙", "京城"}, {"秦书办": "他", "汪师爷": "他"}, frozenset({"京城"})),
+    ({"阿卓": {"姓名": "阿卓", "状态": "在世", "位置": "矿区"}, "罗工": {"姓名": "罗工", "状态": "在世", "位置": "地球"}},
+     {"老罗": "罗工"}, {"矿区", "地球"}, {"阿卓": "她", "罗工": "他"}, frozenset({"地球"})),
+]
+
+
+@pytest.mark.parametrize(("book", "pov", "body", "who", "sentence"), [
+    (YESTERDAY_BOOKS[0], "小满", "小满补着网。阿婆说：“陈老大昨晚就搭夜船回来了，这会儿在祠堂里喝茶。”", "陈船老大", "陈老大昨晚就搭夜船回来了"),
+    (YESTERDAY_BOOKS[1], "秦书办", "秦书办誊着案卷。门子凑过来说：“汪师爷昨儿后晌坐着轿子到了，在二堂歇着呢。”", "汪师爷", "汪师爷昨儿后晌坐着轿子到了"),
+    (YESTERDAY_BOOKS[2], "阿卓", "阿卓校着钻头。调度员说：“老罗昨天夜里就搭补给舱过来了，正在睡觉。”", "罗工", "老罗昨天夜里就搭补给舱过来了"),
+])
+def test_a_far_one_said_to_have_come_yesterday_is_here(book: tuple[Any, ...], pov: str, body: str, who: str,
+                                                       sentence: str) -> None:
+    """Said by another to have come yesterday, the far one is here today: a 位置 finding, the sentence as evidence."""
+    found = [f for f in continuity_helpers.findings(body, _world(*book), pov, "1985年6月3日", [pov])
+             if f.subject is not None and f.subject.field == "位置"]
+    assert [(f.subject.who if f.subject else None, "昨天已经来到" in f.message, sentence in f.excerpt) for f in found] \
+        == [(who, True, True)], found
+
+
+@pytest.mark.parametrize(("book", "pov", "body"), [
+    (YESTERDAY_BOOKS[0], "小满", "小满补着网。阿婆说：“陈老大昨晚来过信，说要到月底才回来。”"),
+    (YESTERDAY_BOOKS[1], "秦书办", "秦书办誊着案卷。门子说：“汪师爷昨儿说好要来，到底没来。”"),
+])
+def test_a_letter_or_a_coming_not_done_yesterday_brings_no_one(book: tuple[Any, ...], pov: str, body: str) -> None:
+    """昨晚来过信 brings a letter; 昨儿说好要来…没来 no one: silent."""
+    assert [f for f in continuity_helpers.findings(body, _world(*book), pov, "1985年6月3日", [pov])
+            if f.subject is not None and f.subject.field == "位置"] == []
