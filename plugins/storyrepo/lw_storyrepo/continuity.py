@@ -377,6 +377,8 @@ VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
+TODAY_SAID = re.compile(TODAY_AT)
+""":data:`TODAY_AT` read between a pronoun and the place it is said at (the card-place reader, a pronoun in quoted words)."""
 WALKED_IN = re.compile(r"进了|走进|踏入|进入")
 """The :data:`MOVE_VERBS` that walk into a room or a yard (推门进了灯室), not back from a journey: one the draft sent away
 who walks in has not been told to return (:func:`_gone_in_draft`)."""
@@ -1490,11 +1492,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
-                if who in HE and _quoted_at(lines[i], col - 1 + start):
-                    continue  # “他在清水江上，比在这里太平”: a pronoun in someone's words is not the speaker, and no
-                    # guess — a place spoken of (P3, stop 56; the holdings' rule of the same words)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + start, world, pov) or who
+                    # “他在清水江上，比在这里太平。”他说: a pronoun in someone's words is not its speaker, who says 我 —
+                    # the one it stands for is another the words or the lines before name (P3, stop 56: 连续性-盲评三十八
+                    # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: Linda, not 晴晴)
+                    # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: no one else named, a placing today keeps the
+                    # guess — 连续性-盲评十三's caught 位置-3 rests on it)
+                    speaker = _speaker_at([v for v in voices if v.line == i], lines[i], col - 1 + start, True)
+                    other = None if speaker is None else \
+                        _antecedent(names, lines, i, col + start, world, pov, lambda n: n != speaker)
+                    if speaker is not None and other is None \
+                            and not TODAY_SAID.search(sentence, start, max(start, sentence.find(place, start))):
+                        continue
+                    who = other or _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 state = str(card.get("状态") or "") if card is not None else ""
                 if card is None or not card.get("位置") or who == pov or state.startswith(LOST) or state.startswith(DEAD):

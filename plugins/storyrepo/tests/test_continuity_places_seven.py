@@ -1,9 +1,10 @@
 """Two place false alarms of the newest development books (issue 30, P3 at stop 56), each silenced by a general reading:
 
-- **a pronoun in someone's words** (「“他在清水江上，比在这里太平。”他说」, 连续性-盲评三十八 好-6; a letter read aloud:
-  「“…说他在拉萨见过一个开卡车的人…”」, 三十九 好-4) is not the speaker and names no one the check can be sure of: the
-  card-place reader no longer guesses its antecedent there (the holdings reader's rule of the same words since stop 53);
-  a pronoun of the narration and a name in the quote are read as before.
+- **a pronoun in someone's words is not its speaker** (「“他在清水江上，比在这里太平。”他说」, 连续性-盲评三十八 好-6),
+  who says 我: the card-place reader looks for another the words or the lines before name, and with none guesses no one
+  — unless the words place the pronoun today (“她今儿一早就在A座…”, 连续性-盲评十三's caught 位置-3, kept). A pronoun
+  of the narration and a name in the quote are read as before. (三十九 好-4, a letter read aloud to a listener the
+  pronoun is resolved to, is not silenced.)
 - **a post set before another person's name** (「段长孙志刚把大锤往地上一杵」, 三十九 境界-2: 孙志刚 called by a post
   above his — the 境界 check's finding) is that person's post, not its card holder's: the far reader no longer puts
   周正明 (段长, far at 柯洛) in the scene (``_post_of_another``, which reads a surname before a post since stop 53).
