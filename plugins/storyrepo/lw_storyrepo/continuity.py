@@ -1238,10 +1238,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)了?((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}]))"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
-        speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
-        for voice in voices:
-            if voice.speaker is not None:
-                speakers.setdefault(voice.line, []).append(voice)
+        speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1475,6 +1472,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         # built on this draft's names: compiled at its first sentence naming a place, if any
         placing = functools.cache(lambda: (re.compile(go), re.compile(stay), re.compile(fronted)))
+        voices_on = functools.cache(lambda: _by_line(voices))  # who speaks on each line, read once a quoted pronoun
         for i, col, sentence in sentences:
             if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
@@ -1498,7 +1496,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: Linda, not 晴晴)
                     # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: no one else named, a placing today keeps the
                     # guess — 连续性-盲评十三's caught 位置-3 rests on it)
-                    speaker = _speaker_at([v for v in voices if v.line == i], lines[i], col - 1 + start, True)
+                    speaker = _speaker_at(voices_on().get(i, ()), lines[i], col - 1 + start, True)
                     other = None if speaker is None else \
                         _antecedent(names, lines, i, col + start, world, pov, lambda n: n != speaker)
                     if speaker is not None and other is None \
@@ -4388,6 +4386,15 @@ def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
     """Whether the 我拿/我用 X match ``m`` (of a sentence standing at ``at`` of ``line``) tells no act done with X: a plan
     or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？)."""
     return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
+
+
+def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
+    """The ``voices`` with a speaker, by the line their words stand on (:func:`_speaker_at` reads a line's own)."""
+    out: dict[int, list[Any]] = {}
+    for voice in voices:
+        if voice.speaker is not None:
+            out.setdefault(voice.line, []).append(voice)
+    return out
 
 
 def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:
