@@ -377,7 +377,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # seventh round). False alarms left: two warnings in 连贯-境界-3 (a quarantined man and his ward spoken
     # of by people outside it).
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [], 2),  # the eleventh and twelfth rounds
+     [], 1),  # the eleventh and twelfth rounds; 2 -> 1: P3's round (stop 56: 境界-3's “她昨晚跟我舅舅喝酒…”小唐说 — a
+    # pronoun in someone's words is not its speaker)
     # a palace's inner court written blind: first blind run at stop 40 5/15, 3/5, 4/5, 15 false alarms (11 连贯,
     # 3 合同, 1 泄密; 2 of them errors), 1/6 good drafts sent back; unchanged by the sixth and seventh rounds; tuned on
     # since (the eighth round: a memory told by 去年, a walk-on without a card, 瑶华宫西配殿 nesting, a contract person
