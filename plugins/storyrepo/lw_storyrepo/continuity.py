@@ -382,7 +382,10 @@ BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
-TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
+JUST_NOW = ("刚才", "刚刚", "方才")
+"""Times that say within the hour: one table for :data:`TODAY_AT` and :data:`LATELY` (R56); any doing right after
+them is a doing of today (:data:`LATELY_ACTS`, T5, stop 56)."""
+TODAY_AT = f"今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|{'|'.join(JUST_NOW)}|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
 TODAY_SAID = re.compile(TODAY_AT)
 """:data:`TODAY_AT` read between a pronoun and the place it is said at (the card-place reader, a pronoun in quoted words)."""
@@ -3768,9 +3771,10 @@ ENTRY_INLINE = re.compile(rf"[：:]\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """An entry's full date right after a colon inside a paragraph (…翻到最新一页，端端正正写上：1988年10月12日，晴…; …先在页头写上
 日子：民国二十二年三月初三。): an entry written in the scene when the clause before the colon writes it now
 (:data:`ENTRY_INTRO`'s reading; T5, stop 56)."""
-WRITTEN_STATE = re.compile(r"[写记刻印抄]着|[写记]的是|上面[写记]")
+WRITTEN_STATE = re.compile(r"^[^在]*(?:[上里面头]|[纸碑牌])[写记刻印抄]着|[写记]的是|上面[写记]")
 """An intro clause that tells a writing already there, read not written (纸上写着：; 碑上刻着：; 上面写：): no entry written
-now (T5, stop 56)."""
+now (T5, stop 56). 写着 is a state only right after a surface (纸上, 碑上, 上面, 页头…) with nobody writing on it (no 在
+before it: 在本子上写着 is one writing now), not a writing going on (一笔一画地写着, 正写着: R56 on T5)."""
 ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
 """The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
 …一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
@@ -3861,8 +3865,10 @@ def _writes_now(intro: str) -> bool:
 def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list[str], i: int,
                   first_line: int) -> list[Finding]:
     """:func:`_entry_dated`'s reading of an entry inside paragraph ``i``, its date right after a colon
-    (:data:`ENTRY_INLINE`): the clause before the colon writes it now (:func:`_writes_now`), the rest of the paragraph
-    and the next one tell it neither old (:data:`NOT_WRITTEN_NOW`) nor another writing (:data:`NOT_AN_ENTRY`), and a log's,
+    (:data:`ENTRY_INLINE`): the clause before the colon writes it now (:func:`_writes_now`) outside anyone's quoted words
+    (“明天你在账上写：…” is an order or a plan: R56), no gone or remembered day is told before it in the paragraph
+    (:data:`TOLD_BEFORE`: 想起那天，她在本子上写下：; R56: a doing before it, 翻到新的一页, is the writer's own), the rest of the
+    paragraph after the date and the next one tell it neither old (:data:`NOT_WRITTEN_NOW`) nor another writing (:data:`NOT_AN_ENTRY`), and a log's,
     a ledger's or a diary's kind is named in the paragraph or its neighbours, or the weather follows the date (T5, stop
     56: a page headed with another day of the in-book year in 连续性-盲评三十八 and 三十九). The first such date of a
     paragraph only."""
@@ -3870,6 +3876,8 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     # what the paragraph and its neighbours say, read once a paragraph (not from each of its dates: a line of thousands
     # of dated entries): where the last old or other writing's word starts in it, whether the next one has any
     marks: tuple[int, bool, bool] | None = None
+    quoted: list[tuple[int, int]] | None = None
+    gone: re.Match[str] | None = None
     for m in ENTRY_INLINE.finditer(line):
         if not _earlier_this_year(m.group("date"), today):
             continue
@@ -3877,6 +3885,16 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
         back = max(0, m.start() - ENTRY_INTRO_SPAN)
         intro = line[max(back - 1, *(line.rfind(c, back, m.start()) for c in _CLAUSE_ENDS + "“”「」")) + 1:m.start()]
         if not _writes_now(intro) or NOT_AN_ENTRY.search(intro):
+            continue
+        if quoted is None:
+            quoted = [q.span() for q in _QUOTED_WORDS.finditer(line)]
+            gone = TOLD_BEFORE.search(line)
+        # an intro inside someone's words is an order, a plan or a report (“明天你在账上写：…”), no entry written now
+        at = bisect.bisect_right(quoted, (m.start(), len(line))) - 1
+        if at >= 0 and quoted[at][0] <= m.start() < quoted[at][1]:
+            continue
+        # a gone or remembered day before the intro (其其格想起那天，她在本子上写下：…)
+        if gone is not None and gone.start() < m.start() - len(intro):
             continue
         if marks is None:
             after = next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
@@ -3965,21 +3983,22 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     return out
 
 
-LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早晨|一早|上午|中午|晌午|下午|后晌|傍晚|刚才|刚刚|方才|"
+LATELY = (f"今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早晨|一早|上午|中午|晌午|下午|后晌|傍晚|{'|'.join(JUST_NOW)}|"
           "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
-JUST_NOW = ("刚才", "刚刚", "方才")
-"""The times of :data:`LATELY` that say within the hour: any doing right after them is a doing of today (T5)."""
 NOT_A_DOING = "是有没不好活要得该能会被挨遭受欠差剩"
 """What after 还, 又 or a just-now word is a being, a having, a negation, a wish or a being done to, not a doing."""
-LATELY_ACTS = (f"(?:还|又|(?<={'|'.join(JUST_NOW)}))(?![{NOT_A_DOING}那这的])[\u4e00-\u9fff]"
+FUNERAL = "下葬|入土|出殡|火化|入殓|落葬|入葬"
+"""A funeral, the dead the one acted on (你阿爸刚才下葬了; 巴特尔方才入土): no doing of the dead after a just-now word,
+还 or 又 (R56 on T5)."""
+LATELY_ACTS = (f"(?:还|又|(?<={'|'.join(JUST_NOW)}))(?![{NOT_A_DOING}那这的]|{FUNERAL})[\u4e00-\u9fff]"
                "|(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)")
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…): after 还 or 又
 any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told),
 nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55);
 right after a just-now word (:data:`JUST_NOW`) any doing too (向艄公刚才托人带话来; T5, stop 56), not a that or this
-(刚才那话)."""
+(刚才那话), nor a funeral (:data:`FUNERAL`: 刚才下葬了, R56)."""
 DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
                                   "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
                                   "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))

@@ -111,3 +111,41 @@ def test_a_paragraph_of_thousands_of_dated_entries_is_read_once(monkeypatch: Any
     line = "季青一笔一画写上：一九七四年五月九日，阴。" * 3000 + "旧"
     assert continuity._entry_dated("一九七四年五月十一日", ["观测簿", line], 1) == []
     assert counted.read <= 2 * len(line)
+
+
+# R56 on T5: a 1957 Inner Mongolian horse ranch, the old herder 巴特尔 dead since the winter (the reviewer's sentences)
+RANCH: dict[str, dict[str, Any]] = {
+    "其其格": {"姓名": "其其格", "状态": "在世", "位置": "马场"},
+    "巴特尔": {"姓名": "巴特尔", "状态": "已死", "位置": "马场"},
+    "乌兰": {"姓名": "乌兰", "状态": "在世", "位置": "马场"},
+}
+RANCH_TEXTS = {"巴特尔": "1956年12月3日夜里在马场冻死。", "其其格": "巴特尔的女儿。"}
+
+
+def ranch(body: str, now: str = "1957年4月6日") -> list[str]:
+    """The 状态 and 书内时间 findings of ``body`` told by 其其格 on the ranch at ``now``."""
+    died, days = dates_of_death(RANCH, RANCH_TEXTS)
+    world = World(RANCH, {**{n: n for n in RANCH}, "阿爸": "巴特尔"}, {"马场"}, set(), ("普通人",), None,
+                  places_inside("马场。", {"马场"}), {"其其格": "她", "巴特尔": "他", "乌兰": "她"}, died=died, died_day=days)
+    return [f.message for f in continuity_helpers.findings(body, world, "其其格", now, ["其其格", "乌兰"])
+            if "状态" in f.message or "书内时间" in f.message]
+
+
+def test_a_funeral_just_now_is_no_doing_of_the_dead() -> None:
+    assert not ranch("乌兰红着眼睛：“你阿爸刚才下葬了，喇嘛念完了经。”")
+    assert not ranch("乌兰说：“巴特尔方才入土，大伙都散了。”")
+    assert ranch("乌兰红着眼睛：“阿爸刚才托人捎话，叫我把马群赶回去。”")
+
+
+def test_an_entry_after_a_gone_day_or_inside_someones_words_is_no_entry_written_now() -> None:
+    assert not ranch("其其格想起那天，她在本子上写下：1957年4月2日，晴。")
+    assert not ranch("乌兰说：“明天你在账上写：1957年4月2日，晴。”")
+    assert not ranch("乌兰对会计说：“你在账上记下：1957年4月2日，巴图赊走两匹马。”")
+    assert ranch("其其格在马群记录本上写下：1957年4月2日，晴，产驹三匹。")
+
+
+def test_writing_going_on_is_writing_now_not_a_writing_there() -> None:
+    assert ranch("其其格趴在炕桌上，在马群记录本上一笔一画地写着：\n\n1957年4月2日，晴，产驹三匹。")
+    assert ranch("其其格趴在炕桌上，在马群记录本上一笔一画地写着：1957年4月2日，晴，产驹三匹。")
+    assert _writes_now("正写着") and _writes_now("在本子上写着") and not _writes_now("碑上刻着") \
+        and not _writes_now("页头上面写着")
