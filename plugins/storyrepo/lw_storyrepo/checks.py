@@ -1729,12 +1729,13 @@ def _spot_met(ctx: CheckContext, term: str, spot: str, body: str) -> bool:
 
 
 _FROM = re.compile(r"从$")
-SENT_FROM = ("捎", "寄", "带", "送", "运", "发", "打", "拍", "传", "汇", "递", "押")
+SENT_FROM = ("捎", "寄", "带", "送", "运", "发", "拍", "传", "汇", "递", "押")
 """The verbs a thing comes by from a place (邮车从柯洛捎来一封信, 他从上海寄来, 从县城打来电话, 从吉林发来的札付): with a way
 here after them (来, 到, 回, 上, 过来) the place is where the letter, call or goods set out, not where the scene is — the
-line asks the thing here, as 从香港来到 asks the person (K5, stop 56: the pool's 从X捎来/寄来/打来 lines, 三十九's 柯洛)."""
+line asks the thing here, as 从香港来到 asks the person (K5, stop 56: the pool's 从X捎来/寄来/打来 lines, 三十九's 柯洛).
+打 is a call only before 来/过来 with 电话 near (从县城打来电话); 打上来一桶水 is done at the place (R56, stop 56)."""
 _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过"
-                 rf"|(?:托[^，,。；;从]{{1,4}}?)?[{''.join(SENT_FROM)}](?:过来|来|到|回|上))")
+                 rf"|(?:托[^，,。；;从]{{1,4}}?)?[{''.join(SENT_FROM)}](?:过来|来|到|回|上)|打(?:过来|来)(?=[^，,。；;]{{0,6}}?电话))")
 
 
 def _only_whence(term: str, line: str) -> bool:
@@ -2384,13 +2385,34 @@ WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + N
 person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
 SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
 """A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
-SALUTED = re.compile(r"[“「][^，,。！？!?：:“”「」\s]{1,6}[：:]")
-"""A quote that opens with a salutation and a colon (“川娃：见字如面, “山子：, “景山如晤：) — how a letter starts, not speech
-(a call in speech takes a comma): after a paragraph that speaks of a letter (把信展开。), the letter read out (K5, stop 56;
-三十九, 三十五, 二十八, 十二, 十八, 二十三)."""
-READ_DONE = re.compile(r"[^“”「」。！？!?\n]{0,8}?(?<![想怀惦思纪悼挂])(?:念|读)(?:到这里|到这儿|到这|完)")
-"""A paragraph opening on the reading stopped or done (罗建川念完了, 念到这里，他顿了一下, 信念完了): the quote right before it
-was read out, not said (K5, stop 56: the pool's letters, twenty books — 三十九, 三十八, 三十六, 二十八, 二十六, 六, …)."""
+SALUTED = re.compile(r"[“「](?:[^，,。！？!?：:“”「」\s]{1,6}、)?([^，,。！？!?：:“”「」、\s]{1,6})[：:]")
+"""A quote that opens with a salutation and a colon (“川娃：见字如面, “山子：, “景山如晤：, “娘、二弟：) — how a letter starts,
+not speech (a call in speech takes a comma): after a paragraph that speaks of a letter (把信展开。), the letter read out
+(K5, stop 56; 三十九, 三十五, 二十八, 十二, 十八, 二十三). The words before the colon must be an address
+(:func:`_salutation`), not any word (都听着：, 注意：, 通知： open speech — R56)."""
+ADDRESS_ENDS = ("如晤", "台鉴", "膝下", "知悉", "见字", "诸位", "吾儿", "娃", "仔", "子", "儿", "郎", "生", "弟", "兄", "妹", "姐",
+                "哥", "妈", "娘", "爹", "爸", "伯", "叔", "婶", "姑", "嫂", "爷", "奶", "婆")
+"""How an address ends (川娃, 春子, 禹儿, 二郎, 沈生, 砚弟如晤, 驿令台鉴, 姆妈膝下, 井上诸位): a kin word, a pet-name end or a
+letter's opening formula."""
+FAMILIAR = re.compile(r"[阿小老][\u4e00-\u9fff]")
+"""A familiar name of two characters (阿生, 小宋, 老卢)."""
+
+
+def _salutation(ctx: CheckContext, text: str) -> bool:
+    """Whether ``text`` opens on a letter's salutation (:data:`SALUTED`): the words before the colon are a name the
+    book knows, a familiar name (:data:`FAMILIAR`) or end in an address (:data:`ADDRESS_ENDS`) — 都听着：, 注意：, 通知：
+    are speech (R56, stop 56)."""
+    m = SALUTED.match(text)
+    if m is None:
+        return False
+    called = m.group(1)
+    return called in ctx.aliases or FAMILIAR.fullmatch(called) is not None or called.endswith(ADDRESS_ENDS)
+READ_DONE = re.compile(r"[^“”「」。！？!?\n]{0,8}?(?<![想怀惦思纪悼挂])(?:念|读)"
+                       r"(?:到这里|到这儿|完了?(?:这封信|那封信|信|电报)?(?=[，,。；;！!？?…—\s]|$))")
+"""A paragraph opening on the reading stopped or done (罗建川念完了, 念到这里，他顿了一下, 信念完了, 念完了信，): the quote right
+before it was read out, not said (K5, stop 56: the pool's letters, twenty books — 三十九, 三十八, 三十六, 二十八, 二十六, 六, …).
+The reading done has the letter as its object or nothing after it: 念完 with another word after it is another word or
+another reading (老秦的信念完全垮了: 信念, a belief; 念完初中, 念完书, 读完大学: schooling — R56, stop 56)."""
 LETTER_GAP = 2
 """How many narration paragraphs may stand between two read parts of one letter (美玲坐了起来。 宋家栋往下念：)."""
 
@@ -2432,7 +2454,7 @@ def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dic
         starts_quoted = text[0] in "“「"
         before = lines[prev].strip() if prev is not None else ""
         cue = starts_quoted and ((before[-1:] in "：:" and (LETTER_WORD.search(before) or READ_OUT.search(before[-8:])))
-                                 or (SALUTED.match(text) is not None and LETTER_WORD.search(before) is not None)
+                                 or (_salutation(ctx, text) and LETTER_WORD.search(before) is not None)
                                  or (i in after and READ_DONE.match(lines[after[i]].strip()) is not None))
         led = next((True for q in quote_matches(text) if READ_OUT.search(text[max(0, q.start() - 12):q.start()])), False)
         if (starts_quoted and open_letter) or cue or led:

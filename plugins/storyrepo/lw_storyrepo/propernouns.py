@@ -1114,7 +1114,7 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2 and not traded):
             continue
         stem = tokens[0]
-        if traded and m.group() in DEPARTMENT_IN_WORDS and line[at - 1] in ADMINISTRATIVE:
+        if traded and m.group() in DEPARTMENT_IN_WORDS and at > 0 and line[at - 1] in ADMINISTRATIVE:
             continue  # 临江市+刑警队: the city's department (N30)
         if m.group() in NAMED_HEADS_ONLY and stem not in SLOGAN_STEMS and lex.tags.get(stem) != "ns":
             continue  # 练习生+宿舍: the people it houses

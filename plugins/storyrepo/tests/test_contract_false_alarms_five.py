@@ -72,3 +72,44 @@ def test_a_letter_read_out_without_a_colon_before_it_is_its_writers(body: str, c
 ])
 def test_speech_near_a_letter_stays_its_speakers(body: str, cast: list[str], pov: str, words: str) -> None:
     assert _speakers(body, cast, pov).get(words) not in ("柳三娘", "陈阿婆")
+
+
+# R56 (stop 56): the outside reader's counter-examples in a 1990s Guizhou karst village — 巧珍 writes the letters.
+KARST = {"阿福": "阿福", "老秦": "老秦", "巧珍": "巧珍"}
+
+
+def _karst_speakers(body: str) -> dict[str, str | None]:
+    ctx = CheckContext(dict(KARST), [], [], [], 0, set(KARST), set(), people=set(KARST)).for_draft(
+        {"在场": ["阿福", "老秦"], "视角": "阿福"})
+    return {v.words: v.speaker for v in voices(ctx, body.split("\n"), letters=True)}
+
+
+@pytest.mark.parametrize("body, words", [
+    # 信念 is a belief, not 信 + 念完: a word ending in 信 before 念 is no letter read
+    ("巧珍来信了，阿福没拆。\n\n“我不去省城。”阿福说。\n\n“你不去，我去。”\n\n老秦的信念完全垮了，蹲在田埂上。", "你不去，我去。"),
+    # 念完 of schooling is no letter read
+    ("巧珍来信了，阿福没拆。\n\n“我不去。”\n\n老秦念完初中就回村放牛了，这话他听得懂。", "我不去。"),
+    ("巧珍来信了，阿福没拆。\n\n“我不去。”\n\n老秦念完书就回村放牛了。", "我不去。"),
+    # a colon after a call to all, a notice or a warning is speech, not a salutation
+    ("巧珍来信了，阿福把信往桌上一拍。\n\n“都听着：明天谁也不许去镇上。”", "都听着：明天谁也不许去镇上。"),
+    ("巧珍来信了，阿福把信往桌上一拍。\n\n“注意：明天谁也不许去镇上。”", "注意：明天谁也不许去镇上。"),
+    ("巧珍来信了，阿福把信往桌上一拍。\n\n“通知：明天谁也不许去镇上。”", "通知：明天谁也不许去镇上。"),
+])
+def test_a_belief_schooling_or_a_call_to_all_near_a_letter_is_no_letter_read(body: str, words: str) -> None:
+    assert _karst_speakers(body).get(words) != "巧珍"
+
+
+@pytest.mark.parametrize("body, words", [
+    # the letter done with the letter as the reading's object, an address before the colon: still read out
+    ("巧珍来信了，阿福把信展开。\n\n“福娃：家里都好，莫挂念。”", "福娃：家里都好，莫挂念。"),
+    ("巧珍来信了。\n\n“溶洞那边莫去。”\n\n阿福念完了信，折好收起来。", "溶洞那边莫去。"),
+])
+def test_a_letter_read_out_in_the_karst_village_is_still_its_writers(body: str, words: str) -> None:
+    assert _karst_speakers(body).get(words) == "巧珍"
+
+
+def test_drawing_water_from_a_place_is_done_there_a_call_from_it_is_not() -> None:
+    assert not _only_whence("龙潭", "阿福从龙潭打上来一桶水")  # drawing water: done at 龙潭
+    assert not _only_whence("龙潭", "阿福从龙潭打回来")  # fought back from 龙潭
+    assert _only_whence("县城", "巧珍从县城打来电话")
+    assert _only_whence("县城", "巧珍从县城打过来一个长途电话")
