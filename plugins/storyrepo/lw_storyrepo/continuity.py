@@ -1259,10 +1259,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
-        # who a line and the HOLDER_NEAR paragraphs before it name, read once a line (H8: a line of thousands of
-        # handings asks once)
-        near_names = functools.cache(lambda k: frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(
-            "\n".join((lines[k], *_paragraphs_before(lines, k, HOLDER_NEAR))))))
         for n, things in world.holdings().items():
             for x in things:
                 owners.setdefault(x, n)
@@ -1389,10 +1385,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 if _quoted_at(lines[i], col - 1 + start) \
-                        and _told_as_past(world, names, aliases, _words_before(lines[i], col - 1 + start), who):
+                        and _told_as_past(world, aliases, _words_before(lines[i], col - 1 + start), who):
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
-                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner, near_names(i)):
+                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner,
+                                               lambda k: _antecedent(names, lines, i, col + at + len(said) + k, world,
+                                                                     pov, lambda n: n != who),
+                                               (frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(text)) - {who}
+                                                for text in (lines[i][:col - 1 + at], *_paragraphs_before(lines, i, HOLDER_NEAR)))):
                     continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
@@ -4556,6 +4556,10 @@ def _name_starts(pattern: str) -> re.Pattern[str]:
     return re.compile(f"(?=(?:{pattern}))")
 
 
+CLAUSE_OPENS = re.compile(r"(?:[，,；;：:]|以后|之后)$")
+"""What stands right before a name opening a clause of its own in a sentence (read by :func:`_each_from_its_last_name`
+on the two characters before it)."""
+
 HOLDER_NEAR = 3
 """How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
 
@@ -4564,24 +4568,31 @@ def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], s
     """The matches of ``pattern`` (group 1 who acts, group 2 what stands between them and the act) in ``sentence``, a
     match naming someone in its group 2 tried again from that name: 孙德海走了以后，郭长庚从腰里拿出竹刀，递给郭秀兰 is
     郭长庚's giving, where a left-to-right reading took 孙德海 with a name between and dropped it (H8, stop 56: U12's
-    giving after a clause of another). Each try starts further on: linear in the sentence but for the short gap."""
+    giving after a clause of another). Only a name opening a clause (:data:`CLAUSE_OPENS` before it) is tried again: one
+    inside the first one's clause is no subject (苏禾趁老周打盹，拿起煤油灯，递给了阿满; 从老周那儿; 对/跟/给老周 — R56), and
+    the match is kept as it is (a name between: no giving of its first one, read by the caller). Each try starts
+    further on: linear in the sentence but for the short gap."""
     pos = 0
     while (m := pattern.search(sentence, pos)) is not None:
-        other = names.search(m.group(2))
+        other = next((o for o in names.finditer(sentence, m.start(2), m.end(2))
+                      if CLAUSE_OPENS.search(sentence, max(0, o.start() - 2), o.start())), None)
         if other is None:
             yield m
             pos = m.end()
         else:
-            pos = m.start(2) + other.start()
+            pos = other.start()
 
 
 def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: str, holder: str,
-                       near: frozenset[str]) -> bool:
+                       whom: Callable[[int], str | None], near: Iterable[frozenset[str]]) -> bool:
     """Whether the act using a thing another holds only brings it to its holder: ``after`` (the sentence after the
     thing) hands it on at once (:data:`TO_ITS_HOLDER`) into the hands of its holder, named there (塞回小苗手里) or said
-    by a pronoun (塞到他手里) while the holder is among ``near``, the ones named in the paragraph or the
-    :data:`HOLDER_NEAR` before (a line of someone's words may stand between) — a fetching for them, no use
-    of another's thing (H8, stop 56: 罗建川从他枕头底下摸出那只口琴，塞到他手里). Another named there keeps the reading."""
+    by a pronoun (塞到他手里) standing for the holder: ``whom`` gives the one the pronoun at an offset of ``after``
+    stands for (the antecedent reader, the one handing aside), or when it tells no one, among the ones of the nearest
+    paragraph of ``near`` naming someone but the one handing (its own line before it first, then the
+    :data:`HOLDER_NEAR` before; a line of someone's words may stand between) — a fetching for them, no use of another's thing
+    (H8, stop 56: 罗建川从他枕头底下摸出那只口琴，塞到他手里). Another named there, or read as the pronoun's one
+    (老周睡着了。苏禾进来了。阿满拿起驿符，塞到她手里: 她 is 苏禾; R56), keeps the reading."""
     handed = TO_ITS_HOLDER.match(after)
     if handed is None:
         return False
@@ -4591,7 +4602,10 @@ def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: s
         return aliases.get(named.group(), named.group()) == holder
     if not HE_ONE_OR_YOU.match(to.lstrip("了")):
         return False
-    return holder in near
+    one = whom(len(to) - len(to.lstrip("了")) + (handed.start("to") if handed.group("to") else handed.start("whose")))
+    if one is not None:
+        return one == holder
+    return holder in next((n for n in near if n), frozenset())
 
 
 PAST_LOOK = 300
@@ -4606,16 +4620,15 @@ def _words_before(line: str, at: int) -> str:
     return ("“" if start and _quoted_at(line, start) else "") + line[start:at]
 
 
-def _told_as_past(world: World, names: re.Pattern[str], aliases: dict[str, str], words_before: str, who: str) -> bool:
+def _told_as_past(world: World, aliases: dict[str, str], words_before: str, who: str) -> bool:
     """Whether a use by ``who`` said in someone's words is a past they tell, not the scene's now: the user is a dead
     card, or the words of its paragraph up to it (``words_before``, the line to the use) name a time gone
-    (:data:`NOT_NOW`: 去年, 那时) or a dead card — the dead act only in their lifetime, and so does the telling around them
-    (“你爹把码簿拍在柜台上…龙排头把码簿抢过去”): the cards' 持有 is now (H8, stop 56)."""
+    (:data:`NOT_NOW`: 去年, 那时): the cards' 持有 is now (H8, stop 56). A dead card merely named in the words tells no
+    tense (“老茶师的坟让雨冲塌了一角，罗会计拿着测糖仪跑了！”: now; R56 narrowed it to the dead as the user)."""
     words = "".join(_QUOTED_WORDS.findall(words_before))
     if NOT_NOW.search(words):
         return True
-    return any(str((world.cards.get(aliases.get(n, n)) or {}).get("状态") or "").startswith(DEAD)
-               for n in (who, *(m.group() for m in names.finditer(words))))
+    return str((world.cards.get(aliases.get(who, who)) or {}).get("状态") or "").startswith(DEAD)
 
 
 def _quoted_at(line: str, at: int) -> bool:

@@ -2,8 +2,9 @@
 
 - **A past told in someone's words.** A use of another's thing said inside quoted words is a past the speaker tells, not
   the scene's now, when the paragraph's words up to it name a time gone (:data:`lw_storyrepo.continuity.NOT_NOW`: 去年,
-  那时, 当年) or a dead card (the dead act only in their lifetime; what the others did in the same telling is then too):
-  the cards' 持有 is now. A use in words with no such time, and any use in the narration, is read as before.
+  那时, 当年) or its user is a dead card (the dead act only in their lifetime): the cards' 持有 is now. A dead card
+  merely named in the words (their grave, their stone) tells no tense (R56). A use in words with no such time, and any
+  use in the narration, is read as before.
 - **Brought to its holder.** A thing another holds, brought out and at once, in the same sentence, put into its holder's
   hands (摸出…，塞到他手里; 把…捡起来，塞回她手里: :data:`lw_storyrepo.continuity.TO_ITS_HOLDER`) is fetched for them,
   not used. Handed to someone else, or kept, it is still a use of another's thing.
@@ -41,9 +42,10 @@ def _held(body: str, viewpoint: str = "小蔡") -> list[str]:
 def test_a_past_told_in_someone_s_words_stays_silent() -> None:
     # a time gone said in the words before the use
     assert _held("温驿丞叹了口气：“去年秋天，梁记者把铜鱼符揣进怀里，一声不吭就走了。”") == []
-    # a dead card acting in the words: their lifetime, and what the others did in the same telling
+    # a dead card acting in the words: their lifetime
     assert _held("梁记者压低声音：“老船长拿着潜水表看了半天，说不对。”") == []
-    assert _held("“老船长把潜水表拍在桌上。”梁记者顿了顿，“温驿丞把潜水表抢过去，揣进了怀里。”") == []
+    # R56 narrowed: a dead card named earlier in the words no longer makes the others' uses past — only the dead's own
+    assert not any("老船长" in m for m in _held("“老船长把潜水表拍在桌上。”梁记者顿了顿，“温驿丞把潜水表抢过去，揣进了怀里。”"))
 
 
 def test_a_use_in_words_now_or_in_the_narration_still_fires() -> None:
@@ -90,3 +92,43 @@ def test_another_s_clause_then_a_giving_taken_back_or_another_s_giving_stays_sil
     # the one named first gives nothing: their own thing used after another's giving, and the receiver's use
     assert _held("梁记者下了船以后，小蔡从腰里解下潜水表，递给温驿丞。\n梁记者按下录音笔，问了第一个问题。") == []
     assert _held("梁记者下了船以后，小蔡从腰里解下潜水表，递给温驿丞。\n温驿丞拿起潜水表看了看。") == []
+
+
+def _user_of(findings: list[str], who: str, thing: str) -> bool:
+    return any(m.startswith(f"{who} ") and thing in m for m in findings)
+
+
+def test_a_dead_card_s_grave_named_in_the_words_tells_no_past() -> None:
+    # R56 (h8-56, item 3): the dead's grave or stone named in the words says nothing of the tense of the use after
+    assert _user_of(_held("小蔡急了：“老船长的坟让雨冲塌了一角，温驿丞拿着录音笔跑了！”"), "温驿丞", "录音笔")
+    assert _user_of(_held("“老船长那块碑歪了。”小蔡喘着气，“温驿丞拿着录音笔往坟山跑了！”"), "温驿丞", "录音笔")
+
+
+def _three(body: str) -> list[str]:
+    return [f.message for f in continuity_helpers.three_holders(body, "骆驼客栈")
+            if f.subject is not None and f.subject.field == "持有"]
+
+
+def test_a_pronoun_standing_for_another_than_the_holder_is_no_bringing_back() -> None:
+    # R56 (h8-56, item 1): the pronoun read by the antecedent reader — 她 is 苏禾 (the book's cards: 苏禾 她, 老周 他),
+    # not 老周 who holds the 驿符; with 他 the cards' genders tell 老周, and it stays silent
+    assert _user_of(_three("老周睡着了。苏禾进来了。阿满拿起驿符，塞到她手里。"), "阿满", "驿符")
+    assert _three("苏禾进来了。老周睡着了。阿满从他枕头底下摸出驿符，塞到他手里。") == []
+    # no one named before it but the one handing: no bringing back
+    assert _user_of(_three("阿满拿起驿符，塞到她手里。"), "阿满", "驿符")
+
+
+def test_handed_on_to_one_with_no_card_is_no_bringing_back() -> None:
+    # neither the holder named nor a pronoun after the handing: a use of another's thing (the guard on 他/她/你)
+    assert _user_of(_held("温驿丞从抽屉里拿出录音笔，交给了邮差。"), "温驿丞", "录音笔")
+    assert _user_of(_held("温驿丞从抽屉里拿出录音笔，扔给了柜台。"), "温驿丞", "录音笔")
+
+
+def test_a_name_inside_the_giver_s_clause_is_no_giver() -> None:
+    # R56 (h8-56, item 2): 趁老周打盹, 从老周那儿: 老周 is no subject; only a name opening a clause is tried again
+    for body in ("苏禾趁老周打盹，拿起煤油灯，递给了阿满。\n\n老周提着煤油灯下楼去了。",
+                 "苏禾从老周那儿拿过煤油灯，递给了阿满。\n\n老周提着煤油灯下楼去了。",
+                 "苏禾对老周说了一声，拿起煤油灯，递给了阿满。\n\n老周提着煤油灯下楼去了。"):
+        assert not any(GAVE_AWAY in m for m in _three(body)), body
+    # a name opening a clause after a comma is still tried again: its giving holds
+    assert any("老周" in m and GAVE_AWAY in m for m in _three("苏禾在一旁看着，老周把煤油灯递给了阿满。\n\n老周提着煤油灯下楼去了。"))
