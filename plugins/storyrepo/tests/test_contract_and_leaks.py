@@ -664,9 +664,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "嵩云山"),
       ("合同-5.md", "田少卿用自来水笔替麻三写家信"), ("泄密-1.md", "麻三")],
-     1),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
+     2),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
     # (stop 56: 码簿 in someone's words telling the past, the dead 向德厚's and 龙金山's after him) and P3's (stop 56:
-    # 好-6, “他在清水江上…”他说 — a pronoun in someone's words is not its speaker)
+    # 好-6, “他在清水江上…”他说 — a pronoun in someone's words is not its speaker); 1 -> 2, R56: H8's reading narrowed,
+    # fired on a dead card's grave named in someone's words (老茶师的坟…罗会计拿着测糖仪跑了) — a dead card named in
+    # the words no longer makes another's use past, and 状态-2's 龙金山 码簿 alarm (after the dead 向德厚 acts) is back
     # a 1988 川藏公路 road-maintenance squad written blind at stop 55, an evaluation set: first run 9/15, 3/5, 3/5 and 11
     # false alarms (2 of 6 good drafts sent back); 合同 4/5 with K3's round (stop 55, not tuned on it; its README); a
     # development set since stop 56.
