@@ -370,13 +370,14 @@ class CheckContext:
 
 def looks_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
     """``{held thing: {words}}``: what its holder's card says of it between a measure word and its
-    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters."""
+    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters. Each thing
+    found by ``str.find`` (:func:`starts_of`), no pattern compiled for each of a card's thousands of things (A16)."""
     out: dict[str, set[str]] = {}
     for name, text in texts.items():
         body = free_text(text)
         for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
-            for m in re.finditer(re.escape(thing), body):
-                look = re.search(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$", body[max(0, m.start() - 9):m.start()])
+            for at in starts_of(thing, body):
+                look = _LOOK.search(body[max(0, at - 9):at])
                 if look:
                     out.setdefault(thing, set()).add(look.group(1))
     return {thing: frozenset(words) for thing, words in out.items()}
@@ -1218,12 +1219,7 @@ def _every(word: str, line: str) -> list[int]:
     line, as :func:`_spots`)."""
     if len(line) >= LINE_SPOTS_MIN:
         return _LINE_SPOTS.of(line, lambda: Spots(line)).every(word)
-    out: list[int] = []
-    at = line.find(word)
-    while at >= 0:
-        out.append(at)
-        at = line.find(word, at + 1)
-    return out
+    return _all_starts(word, line)
 
 
 class _Starting:
@@ -1342,22 +1338,59 @@ def _sentences_of(body: str) -> tuple[list[int], list[int], list[str]]:
 
 
 def _sentences_naming(body: str, forms: Iterable[str], starts: list[int], ends: list[int]) -> list[int]:
-    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of`) holding one of ``forms``
-    whole: each form found in the prose by ``str.find``, a sentence once (the next search from its end), not every
-    sentence searched for every form of each handover line's thing."""
+    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of` of this ``body``) holding
+    one of ``forms`` whole: each form's sentences read once a prose (:class:`_Naming`), not every sentence searched for
+    every form of each handover line's thing, nor the whole prose searched again for each line's forms."""
     if "" in forms:
         return list(range(len(starts)))
+    naming = _NAMING_READ.of(body, lambda: _Naming(body, starts, ends))
     named: set[int] = set()
     for form in forms:
-        at = body.find(form)
-        while at >= 0:
-            k = bisect_right(starts, at) - 1
-            if k >= 0 and at + len(form) <= ends[k]:
-                named.add(k)
-                at = body.find(form, ends[k])
-            else:
-                at = body.find(form, at + 1)
+        named.update(naming.of(form))
     return sorted(named)
+
+
+FIND_MAX = 64
+"""Up to this many forms are looked for in a prose by ``str.find`` (:class:`_Naming`); more, through its pieces."""
+
+
+class _Naming:
+    """The sentences of one prose naming each form asked of it, each form's read once: its mentions found by
+    ``str.find`` for the first :data:`FIND_MAX` forms, then through the prose cut once into pieces of two characters
+    (:class:`~lw_storyrepo.wordsre.Spots`) — hundreds of handover lines, each searching the whole prose for each form
+    of its thing, cost lines × the prose (A16, stop 56). A mention counts in the sentence it starts in when it ends
+    there too."""
+
+    def __init__(self, body: str, starts: list[int], ends: list[int]) -> None:
+        self.body, self.starts, self.ends = body, starts, ends
+        self.named: dict[str, tuple[int, ...]] = {}
+        self.spots: Spots | None = None
+
+    def of(self, form: str) -> tuple[int, ...]:
+        """The indexes of the sentences holding ``form`` (not empty) whole, in order."""
+        known = self.named.get(form)
+        if known is None:
+            if self.spots is None and len(self.named) >= FIND_MAX:
+                self.spots = Spots(self.body, cut=2)
+            at_all = self.spots.every(form) if self.spots is not None else _all_starts(form, self.body)
+            inside = {k for at in at_all for k in [bisect_right(self.starts, at) - 1]
+                      if k >= 0 and at + len(form) <= self.ends[k]}
+            known = self.named[form] = tuple(sorted(inside))
+        return known
+
+
+def _all_starts(word: str, text: str) -> list[int]:
+    """Every start of ``word`` (not empty) in ``text``, overlapping ones too, by ``str.find``."""
+    out: list[int] = []
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
+_NAMING_READ = PerProse()
+"""The prose :func:`_sentences_naming` last read and its :class:`_Naming`."""
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
@@ -2035,6 +2068,8 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
+_LOOK = re.compile(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$")
+"""What :func:`looks_of` reads before a held thing: a measure word and its looks."""
 _BROUGHT_IN = re.compile(rf"[一两几][{_MEASURE}]")
 """A count and a measure word in the clause before a thing's word: :func:`_told_as_known`'s thing brought in new."""
 
@@ -2621,8 +2656,10 @@ class _Clauses(NamedTuple):
 @functools.lru_cache(maxsize=8)
 def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
     """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
-    the same terms: each draft's context asks again for the book's thousands of names."""
-    return re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+    the same terms: each draft's context asks again for the book's thousands of names. A tree of the terms
+    (:func:`~lw_storyrepo.wordsre.alternation`, the same longest match at each place), not one branch per term: a flat
+    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16)."""
+    return re.compile(alternation(terms))
 
 
 @functools.lru_cache(maxsize=8)
