@@ -480,13 +480,14 @@ def card_texts(repo: StoryRepo) -> dict[str, str]:
 def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
     """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
     character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
-    two relatives of the same character share (two uncles) is left out."""
-    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    two relatives of the same character share (two uncles) is left out. The name a relation follows is the longest
+    ending the text before it, looked up by :func:`named_ends` (not every name tried: cards × cards; A16, stop 56)."""
+    names = named_ends(aliases)
     out: dict[str, dict[str, str]] = {}
     clash: set[tuple[str, str]] = set()
     for person, text in texts.items():
         for before, forms in relations(text):
-            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
+            anchor = next((aliases[n] for n in names.of(before)), None)
             if anchor is None or anchor == person:
                 continue
             for form in forms:
@@ -557,10 +558,10 @@ def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, fr
     (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
     texts = card_texts(repo) if texts is None else texts
     forms = {name: set(kin_forms(text)) for name, text in texts.items()}
-    names = sorted((n for n in texts if len(n) >= 2), key=len, reverse=True)
+    names = named_ends(texts)  # the longest name ending the text before a relation, looked up (not cards × cards)
     for person, text in texts.items():  # 马秀兰's card says 杜建国的师父: 杜建国 is 徒弟
         for before, other_side in reverse_relations(text):
-            anchor = next((n for n in names if before.endswith(n)), None)
+            anchor = next(names.of(before), None)
             if anchor is not None and anchor != person:
                 forms.setdefault(anchor, set()).update(other_side)
     return {name: frozenset(f) for name, f in forms.items() if f}
