@@ -31,12 +31,13 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, per_book, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -112,7 +113,7 @@ class CheckContext:
     _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
 
     def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], T]) -> T:
-        """:func:`lw_storyrepo.continuity.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
+        """:func:`lw_storyrepo.memo.per_book` on this context's ``_by_book``: ``build()``'s value while ``deps``
         are unchanged."""
         return per_book(self._by_book, key, deps, build)
 
@@ -2294,7 +2295,7 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
         tail = before[cand.end():]
         if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
             continue  # 对韩拓说：the one spoken to
-        if LOOKED_AT.search(before, 0, cand.start()):
+        if LOOK_BEFORE_NAME.search(before, 0, cand.start()):
             continue  # 郭秀兰盯着孙厂长的背影，压低声音说：the one looked at, not the clause's subject who speaks
         if HEARD.search(before, 0, cand.start()) and before[cand.end():cand.end() + 1] == "的":
             continue  # 听了阿秋的话也不信，摇着头说：the one whose words were heard, not the one who answers them
@@ -2347,8 +2348,8 @@ HEARD = re.compile(r"听(?:了|完|罢|到|见|着)?$")
 """What right before a name makes it the one heard (听了阿秋的话): not the speaker of the clause's 说."""
 _TO = ("对", "向", "跟", "朝", "冲", "给", "问")
 """A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
-LOOKED_AT = re.compile(r"(?:(?:盯|看|望|瞪|瞅|瞧|瞥|瞟|注视|凝视|打量|朝|冲|对|拉|拽|扯|揪|抓|握|扶|搂|指)(?:着|住|向)|"
-                       r"(?:看|望|瞪|瞅|瞧|瞥|瞟|打量)了(?:一眼|一下|眼)?|转向|转身向|扭头看|回头看)$")
+LOOK_BEFORE_NAME = re.compile(r"(?:(?:盯|看|望|瞪|瞅|瞧|瞥|瞟|注视|凝视|打量|朝|冲|对|拉|拽|扯|揪|抓|握|扶|搂|指)(?:着|住|向)|"
+                              r"(?:看|望|瞪|瞅|瞧|瞥|瞟|打量)了(?:一眼|一下|眼)?|转向|转身向|扭头看|回头看)$")
 """A verb of looking, facing, pointing or holding on to right before a name (盯着孙厂长, 看向爹, 拉着她的手, 转向老周):
 that name is the one looked at or held, the object — the clause's subject before it (郭秀兰盯着孙厂长的背影，…说) is
 the one who speaks. Read from the name back (``search(before, 0, name start)``), the line's own text, no new pass."""

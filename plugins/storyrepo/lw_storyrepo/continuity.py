@@ -72,6 +72,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
+from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import surname_of
@@ -280,9 +281,9 @@ a showing for a look — its holder keeps it (H7)."""
 HELD_OUT_GAP = re.compile(r"(?:了|来|出来|起来|下来)?(?:[，,]|$)")
 """What alone may stand between the thing taken in hand with no 把 and the clause's end (拿出铜扳手，递给…; 拿起马灯递过去):
 anything else there is another thing or a part named after it (拿起煤油灯旁边的火柴, 取下煤油灯罩子), the one handed (R55)."""
-OTHER_THING = re.compile(r"的")
-"""A 的 between a thing and the verb that hands something on: the thing only describes what is handed (把煤油灯旁边的火柴递给…:
-R55)."""
+OTHER_THING = "的"
+"""A 的 between a thing and the verb that hands something on (``OTHER_THING in gap``): the thing only describes what is
+handed (把煤油灯旁边的火柴递给…: R55)."""
 BACK_OTHER = re.compile(rf"把(?![它这那])[^。！？“”，,\n]{{1,6}}?(?:{alternation(TAKE_BACK_VERBS)})")
 """A taking back naming, after 把, another thing than a known one (苏禾把钱又还给了老周): no thing given away comes back
 (R55); 把它, 把这东西, 把那盏灯 point at the given thing."""
@@ -396,25 +397,6 @@ _SEEN_MAX = 50_000
 _Built = TypeVar("_Built")
 
 
-def per_book(memo: dict[str, Any], key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
-    """What ``build()`` returned, kept in ``memo`` (a world's or a check context's ``_by_book``) under ``key`` while
-    ``deps`` are the very objects (compared by identity, one by one) it was built with; built again, and kept, once one
-    of them is another object (a draft's ``replace`` with its own names). ``()`` keeps it for the book. ``build`` runs
-    only then; a value of None is kept like any other. A key is always given deps of the same length (its one caller's:
-    a ValueError otherwise)."""
-    kept = memo.get(key)
-    if kept is not None:
-        for was, now in zip(kept[0], deps, strict=True):  # a loop, not any(…): once per paragraph read (A12's pronouns)
-            if was is not now:
-                break
-        else:
-            value: _Built = kept[1]
-            return value
-    value = build()
-    memo[key] = (deps, value)
-    return value
-
-
 @dataclass
 class World:
     """What the continuity checks read from the book, loaded once per transaction."""
@@ -447,7 +429,7 @@ class World:
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
-        """:func:`per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
+        """:func:`lw_storyrepo.memo.per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
         return per_book(self._by_book, key, deps, build)
 
     def rank_reader(self) -> RankReader:
@@ -1280,7 +1262,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue
                 # 拿起煤油灯旁边的火柴，递给…; 取下煤油灯罩子，递给…: another thing or a part of it named after it is what is
                 # handed (R55)
-                if OTHER_THING.search(m.group("gap")) or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
+                if OTHER_THING in m.group("gap") or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
                     continue
                 giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))

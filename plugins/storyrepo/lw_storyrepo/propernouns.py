@@ -774,10 +774,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
                 and lex.common(stem):
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
-        if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS
-                                                  or _hour(stem)):
+        if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS):
             continue  # 雀侯+会+埋, 伞尖+会+指向: a modal before a verb (SUFFIX_VERBS: the dictionary calls 指 a noun), no
-            # society; 榨季+会: a time will be, whatever follows (N28)
+            # society (榨季+会, a time that will be whatever follows, is :func:`_hour`'s: N28)
         if _suffix_acts(lex, line, start, end):
             continue  # 门柱+帮+了, 驼夫+指+了指: the suffix is the sentence's verb, done
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \

@@ -420,8 +420,8 @@ class RankReader:
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
     called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
-    posted: frozenset[str] = frozenset()  # people of no rank field whose card's text names a rung (退休的老主任)
-    posted_surnames: frozenset[str] = frozenset()  # the surnames (of :attr:`surnames`) one of :attr:`posted` bears
+    posted_surnames: frozenset[str] = frozenset()  # surnames (of :attr:`surnames`) borne by one of no rank field whose
+    # card's text names a rung of two characters or more (退休的老主任)
 
     def ranked_of(self, surname: str) -> list[str]:
         """The people of ``surname`` whose cards hold a rank, in the cards' order: read once a book (:meth:`build`), not
@@ -452,9 +452,8 @@ class RankReader:
         reader.ranked = {s: [p for p in people if p in reader.holds] for s, people in reader.surnames.items()}
         reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
         said = [r for r in rungs if len(r) >= 2]
-        reader.posted = frozenset(p for p, text in (texts or {}).items()
-                                  if p not in reader.holds and any(r in text for r in said))
-        reader.posted_surnames = frozenset(n for n, people in reader.surnames.items() if any(p in reader.posted for p in people))
+        posted = {p for p, text in (texts or {}).items() if p not in reader.holds and any(r in text for r in said)}
+        reader.posted_surnames = frozenset(n for n, people in reader.surnames.items() if any(p in posted for p in people))
         tails: dict[str, set[str]] = {}
         for rung in rungs:
             if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):

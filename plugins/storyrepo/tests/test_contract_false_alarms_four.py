@@ -230,7 +230,7 @@ def test_words_after_a_colon_and_a_cast_member_answering_are_still_voices() -> N
 ])
 def test_the_one_looked_at_before_a_say_verb_is_not_its_speaker(body: str, speaker: str) -> None:
     """In 「A + a verb of looking, facing, pointing or holding (盯着, 转向, 拉着, 看着…) + B(的…)，…说」 the speaker is A,
-    the clause's subject; B is the object (:data:`lw_storyrepo.checks.LOOKED_AT` in ``_attributed``; K4, stop 55)."""
+    the clause's subject; B is the object (:data:`lw_storyrepo.checks.LOOK_BEFORE_NAME` in ``_attributed``; K4, stop 55)."""
     heard = _voices(body, [speaker], speaker)
     assert [who for _l, who, _w in heard] == [speaker], heard
 
