@@ -44,7 +44,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import Spots, alternation, found_at, starts_of
+from lw_storyrepo.wordsre import Spots, alternation, found_at, guarded, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -149,7 +149,8 @@ class CheckContext:
         has a keyword."""
         def build() -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
             all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
-            return (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+            # guarded: the keywords' first level told apart (thousands of gaps' keywords, each voice read; A16)
+            return (re.compile(guarded(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
                 if all_kws else None
         return self.per_book("keywords", (self.secrets,), build)  # a context of other secrets reads its own
 
@@ -2901,6 +2902,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
+    holding: dict[str, list[int]] | None = None  # keyword -> the gaps (their indexes) holding it, built at the first hit
     for voice in said if said is not None else voices(ctx, lines, letters=True):
         present = set(kw_re.findall(voice.words))
         if not present:
@@ -2908,7 +2910,15 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                 out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
-        for (sid, knowers, reader, kws), where in zip(ctx.secrets, wheres):
+        # only the gaps holding a keyword the voice says can find anything in it: looked up, in the gaps' order,
+        # not every gap asked at every voice (thousands of gaps × thousands of voices; A16, stop 56)
+        if holding is None:
+            holding = {}
+            for k, where in enumerate(wheres):
+                for word in where:
+                    holding.setdefault(word, []).append(k)
+        for k in sorted({k for word in present for k in holding.get(word, ())}):
+            (sid, knowers, reader, kws), where = ctx.secrets[k], wheres[k]
             who = voice.speaker
             if not kws or (who is None and sid in (revealed or ())):
                 continue  # the reader told (读者已知=是) frees the narration only: a character outside the gap still does not know

@@ -15,6 +15,9 @@
 - Whose relative a card's relation names (:func:`checks.relatives`, :func:`checks.kin_of`) tried every name of the book
   against the text before each relation (cards × cards: a book of thousands of cards loaded in seconds); the longest
   name ending it is looked up (:class:`~lw_storyrepo.wordsre.Ends`).
+- A voice saying an info gap's keyword was asked of every gap of the book (:func:`checks.leak_and_waste`: gaps × voices,
+  100 s at the draft cap beside 4,000 gaps); the gaps holding the keywords it says are looked up, and the keywords'
+  pattern is :func:`~lw_storyrepo.wordsre.guarded`.
 
 Each is read through its result and its work (branches of a pattern, searches, builds), never timed."""
 
@@ -27,6 +30,7 @@ from typing import Any
 import pytest
 
 from lw_storyrepo import checks
+from lw_storyrepo.checks import CheckContext
 from lw_storyrepo.continuity import _item_forms, _items_pattern
 from lw_storyrepo.kinship import relations
 from lw_storyrepo.wordsre import FAN_MAX, SCAN_MAX, Ends, guarded
@@ -212,3 +216,36 @@ def test_a_book_of_thousands_of_cards_finds_whose_relative_each_is_by_lookup(mon
     monkeypatch.setattr(Ends, "of", lambda self, text, *a, **k: asked.append(text) or original(self, text, *a, **k))
     assert checks.relatives(texts, {p: p for p in bearers}) == _relatives_by_definition(texts, {p: p for p in bearers})
     assert len(asked) <= len(texts)
+
+
+class _Asked(list):  # type: ignore[type-arg]
+    """A book's info gaps counting how many are asked about, one by one."""
+
+    asked = 0
+
+    def __getitem__(self, k: Any) -> Any:
+        _Asked.asked += 1
+        return list.__getitem__(self, k)
+
+    def __iter__(self) -> Any:
+        for item in list.__iter__(self):
+            _Asked.asked += 1
+            yield item
+
+
+def test_thousands_of_info_gaps_ask_only_those_a_voice_names() -> None:
+    """checks.leak_and_waste asked every info gap of the book at every voice saying any keyword (gaps × voices: a book
+    of 4,000 gaps beside a draft naming them was 100 s at the draft cap); the gaps holding a keyword the voice says are
+    looked up, in the gaps' order: the same findings, one gap asked per voice here."""
+    words = ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(3)) for i in range(2000)]
+    secrets = _Asked((f"S-{k:04d}", {"顾衡"}, False, [w, w[::-1]]) for k, w in enumerate(words))
+    ctx = CheckContext({"许砚": "许砚"}, secrets, [], [], 0, {"许砚"}, set(), people={"许砚"})
+    lines = [f"他想起{w}。" for w in words] + ["窗外下着雨。"] * 500
+    _Asked.asked = 0
+    found = checks.leak_and_waste(ctx, lines, 1)
+    assert [f.line for f in found] == list(range(1, len(words) + 1))
+    assert all(f.kind == "泄密" and f"S-{f.line - 1:04d}" in f.message for f in found)
+    assert _Asked.asked <= 4 * len(words)  # the keywords read once a book, then one gap a voice (not 2,000 each)
+    two = CheckContext({"许砚": "许砚"}, [("S-1", set(), False, ["血书", "灭门"]), ("S-2", set(), False, ["灭门"])], [], [], 0,
+                       {"许砚"}, set(), people={"许砚"})
+    assert [f.message.split("的 ")[1][:3] for f in checks.leak_and_waste(two, ["他想起灭门的血书。"], 1)] == ["S-1", "S-2"]
