@@ -1764,12 +1764,17 @@ def _spot_met(ctx: CheckContext, term: str, spot: str, body: str) -> bool:
 
 
 _FROM = re.compile(r"从$")
-_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过)")
+SENT_FROM = ("捎", "寄", "带", "送", "运", "发", "打", "拍", "传", "汇", "递", "押")
+"""The verbs a thing comes by from a place (邮车从柯洛捎来一封信, 他从上海寄来, 从县城打来电话, 从吉林发来的札付): with a way
+here after them (来, 到, 回, 上, 过来) the place is where the letter, call or goods set out, not where the scene is — the
+line asks the thing here, as 从香港来到 asks the person (K5, stop 56: the pool's 从X捎来/寄来/打来 lines, 三十九's 柯洛)."""
+_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过"
+                 rf"|(?:托[^，,。；;从]{{1,4}}?)?[{''.join(SENT_FROM)}](?:过来|来|到|回|上))")
 
 
 def _only_whence(term: str, line: str) -> bool:
-    """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
-    asks them here, not there."""
+    """A place the line names only as where someone comes from (黄伟强从香港来到华强北) or a thing is sent from
+    (:data:`SENT_FROM`: 邮车从柯洛捎来杨秀珍的信): the line asks them here, not there."""
     spots = _spots(term, line)
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
@@ -2411,11 +2416,18 @@ LETTER_WORD = re.compile(LETTER_NOUN + r"|电报|短信")
 """A letter the prose speaks of (:data:`LETTER_NOUN`, 电报, 短信). A note (沈砚的字条) is not one: who reads it out is read
 as before."""
 WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + NOT_A_LETTER + r"|的[^，,。！？“”\n]{0,6}?(?:电报|短信)|"
-                        r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
-"""What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的): its writer; after 给 the
+                        r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的|的?来信" + NOT_A_LETTER)
+"""What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的, 你妈来信了 — K5, stop 56): its writer; after 给 the
 person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
 SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
 """A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
+SALUTED = re.compile(r"[“「][^，,。！？!?：:“”「」\s]{1,6}[：:]")
+"""A quote that opens with a salutation and a colon (“川娃：见字如面, “山子：, “景山如晤：) — how a letter starts, not speech
+(a call in speech takes a comma): after a paragraph that speaks of a letter (把信展开。), the letter read out (K5, stop 56;
+三十九, 三十五, 二十八, 十二, 十八, 二十三)."""
+READ_DONE = re.compile(r"[^“”「」。！？!?\n]{0,8}?(?<![想怀惦思纪悼挂])(?:念|读)(?:到这里|到这儿|到这|完)")
+"""A paragraph opening on the reading stopped or done (罗建川念完了, 念到这里，他顿了一下, 信念完了): the quote right before it
+was read out, not said (K5, stop 56: the pool's letters, twenty books — 三十九, 三十八, 三十六, 二十八, 二十六, 六, …)."""
 LETTER_GAP = 2
 """How many narration paragraphs may stand between two read parts of one letter (美玲坐了起来。 宋家栋往下念：)."""
 
@@ -2435,8 +2447,10 @@ def _signer(ctx: CheckContext, signed: str) -> str | None:
 def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
     """The paragraphs that read a letter (or a wire, a text message) out, and whose words they are: ``{line: (writer,
     guessed)}``. A letter's paragraph is a quote opened right after a paragraph that speaks of a letter or of reading
-    and ends in a colon (…端端正正：), one led by a reading clause (罗秀英接着念：“…”, 小声念，“…”), or a paragraph
-    going on a letter whose last paragraph left its quote open (the many-paragraph quote). Parts read within
+    and ends in a colon (…端端正正：), one led by a reading clause (罗秀英接着念：“…”, 小声念，“…”), one opened by a
+    salutation after a paragraph that speaks of a letter (:data:`SALUTED`: 把信展开。 “川娃：…”), one the next paragraph
+    says was read (:data:`READ_DONE`: 罗建川念完了), or a paragraph going on a letter whose last paragraph left its quote
+    open (the many-paragraph quote). Parts read within
     :data:`LETTER_GAP` narration paragraphs of each other are one letter. Its writer: the person its last sentence
     signs (:data:`SIGNATURE`: 娘。 伯年手书。 — not guessed), else the last person the prose said sent a letter
     before it (:data:`WRITER_CUE`: 阿妈的第二封信 — guessed). The reader's voice reads another's words: whatever the
@@ -2446,13 +2460,17 @@ def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dic
     read: list[int] = []
     prev: int | None = None  # the last non-blank paragraph
     open_letter = False  # the last paragraph was a letter's, its quote left open
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    after = dict(zip(filled, filled[1:]))  # each paragraph's next non-blank one
     for i, line in enumerate(lines):
         text = line.strip()
         if not text:
             continue
         starts_quoted = text[0] in "“「"
         before = lines[prev].strip() if prev is not None else ""
-        cue = starts_quoted and before[-1:] in "：:" and (LETTER_WORD.search(before) or READ_OUT.search(before[-8:]))
+        cue = starts_quoted and ((before[-1:] in "：:" and (LETTER_WORD.search(before) or READ_OUT.search(before[-8:])))
+                                 or (SALUTED.match(text) is not None and LETTER_WORD.search(before) is not None)
+                                 or (i in after and READ_DONE.match(lines[after[i]].strip()) is not None))
         led = next((True for q in quote_matches(text) if READ_OUT.search(text[max(0, q.start() - 12):q.start()])), False)
         if (starts_quoted and open_letter) or cue or led:
             read.append(i)

@@ -315,6 +315,12 @@ GIVING = re.compile(r"给|送|交|赠|借|还|赏|赐|留给|传给")
 GIVEN_TO = re.compile(r"(?:给|送给|借给|赏给|赐给|留给|传给|交给)[他她我]的")
 """A giving to the user said between the act and the thing (借给她的): the thing is in the user's hands (H5)."""
 """A second verb of giving inside a description (他爹送的…) says whose hands the thing passed through: no reading (H5)."""
+TO_ITS_HOLDER = re.compile(rf"^[^。！？“”\n]{{0,8}}?(?:(?:{alternation(AWAY_VERBS + TAKE_BACK_VERBS)})了?(?P<to>[^。！？“”，,\n]{{1,6}})"
+                           rf"|(?:{alternation(INTO_VERBS + ('塞回', '放回', '递回'))})(?P<whose>[^。！？“”，,\n]{{1,6}}?)"
+                           rf"(?:{alternation(INTO_HANDS)}))")
+"""What may follow a thing another holds, after the act bringing it out, in the same sentence: handed on at once, into
+the hands of the one named after the verb (摸出那只口琴，塞到他手里; 把竹杖捡起来，塞回小苗手里) — read by
+:func:`_brought_to_holder` (H8, stop 56)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -1227,6 +1233,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
+        # who a line and the HOLDER_NEAR paragraphs before it name, read once a line (H8: a line of thousands of
+        # handings asks once)
+        near_names = functools.cache(lambda k: frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(
+            "\n".join((lines[k], *_paragraphs_before(lines, k, HOLDER_NEAR))))))
         for n, things in world.holdings().items():
             for x in things:
                 owners.setdefault(x, n)
@@ -1249,7 +1259,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 back = {_canonical(x.group(), world.items, by_length) for x in any_item.finditer(sentence)}
                 gone = {k: v for k, v in gone.items() if k[1] not in back}
             giving_ends: list[int] = []  # where each giving of the sentence ends: a setting down is read after them
-            for m in gave.finditer(sentence):
+            for m in _each_from_its_last_name(gave, names, sentence):
                 between = m.group(2)
                 whose = m.group("whose")  # 塞进怀里, 按在掌心里: a putting into a hand needs another's hand named (他手里, 老郑怀里: R54)
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
@@ -1352,6 +1362,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
+                if _quoted_at(lines[i], col - 1 + start) \
+                        and _told_as_past(world, names, aliases, _words_before(lines[i], col - 1 + start), who):
+                    continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
+                if owner and owner != who and at > 0 \
+                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner, near_names(i)):
+                    continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
@@ -1991,7 +2007,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
             continue
-        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration) if not MADE_THING.match(narration, m.end())]
         hits += _carried(narration, lead, anyone, clause_act)
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
@@ -2032,6 +2048,15 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     return out
 
 
+MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
+"""After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
+doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
+泄密-2; 三十六 泄密-2's 爹写的那张字条 is the same form, read by the voices). Not a time clause (走进来的时候)."""
+OWNED_THING = re.compile(rf"的(?!{BODY})[\u4e00-\u9fff]")
+"""A name opening its sentence as the owner of what follows (爹的字工工整整，哪天出了几锭墨): the subject is the thing, not
+them; a part of their body (:data:`BODY`: 爹的手一挥，…) is still them (T5, stop 56: 连续性-盲评三十六 时间-1)."""
+
+
 def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
     """Who acts in the clauses after the one their sentence opens with (苗三爷把胡琴往腿上一架，…，眯着眼冲他点点头):
     ``(position, the opening form)`` for a sentence led by ``lead`` with a later clause, led by no one
@@ -2043,7 +2068,8 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = CLAUSE_MARKS.split(text[first.end():])
-        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
+        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]) \
+                or OWNED_THING.match(text, first.end()):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
             # what follows is after them
         for clause in clauses[1:]:
@@ -3714,10 +3740,18 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
-ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
-                        rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+_ENTRY_DATE = (rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+               rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
+ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
 “至元二十四年九月十一，晴，北风。…”): a log's, a ledger's or a diary's head (T3, stop 54)."""
+ENTRY_INLINE = re.compile(rf"[：:]\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
+"""An entry's full date right after a colon inside a paragraph (…翻到最新一页，端端正正写上：1988年10月12日，晴…; …先在页头写上
+日子：民国二十二年三月初三。): an entry written in the scene when the clause before the colon writes it now
+(:data:`ENTRY_INTRO`'s reading; T5, stop 56)."""
+WRITTEN_STATE = re.compile(r"[写记刻印抄]着|[写记]的是|上面[写记]")
+"""An intro clause that tells a writing already there, read not written (纸上写着：; 碑上刻着：; 上面写：): no entry written
+now (T5, stop 56)."""
 ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
 """The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
 …一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
@@ -3755,22 +3789,21 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     today = _dated_today(now)
     if today is None or today[1] is None:
         return []
-    era, year, month, day = today
     out: list[Finding] = []
     for i, line in enumerate(lines):
         m = ENTRY_HEAD.match(line)
         if m is None:
+            if "：" in line or ":" in line:
+                out += _entry_inline(now, today, lines, i, first_line)
             continue
-        read = book_time(m.group("date"))
-        if read is None or read[0] != era or read[1][0] != year or None in read[1] or \
-                (read[1][1], read[1][2]) >= (month, day):
+        if not _earlier_this_year(m.group("date"), today):
             continue
         # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
         # draft's lines squared: thousands of entries; A14, stop 55)
         beside = [next((lines[j] for j in range(k, stop, step) if lines[j].strip()), "")
                   for k, step, stop in ((i - 1, -1, -1), (i + 1, 1, len(lines))) if 0 <= k < len(lines)]
         intro = ENTRY_INTRO.search(beside[0], max(0, len(beside[0]) - ENTRY_INTRO_SPAN)) if i > 0 else None
-        if intro is not None and WRITTEN_NOW.search(intro.group()) and not NOT_WRITTEN_NOW.search(intro.group()):
+        if intro is not None and _writes_now(intro.group()):
             # brought in by a clause writing it now (在新的一页上写下：): the other words of that paragraph are its
             # own doings (翻开那本工簿，…), only the paragraph after may still tell the entry old
             if any(NOT_WRITTEN_NOW.search(t) for t in beside[1:]):
@@ -3781,10 +3814,63 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
         if any(NOT_AN_ENTRY.search(t) for t in beside) \
                 or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
-        out.append(Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
-                           f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
-                           first_line + i, m.start("date") + 1, line.strip()[:60]))
+        out.append(_entry_finding(now, m, first_line + i, line))
     return out
+
+
+def _earlier_this_year(date: str, today: tuple[str, int | None, int, int]) -> bool:
+    """Whether an entry's full ``date`` is of the in-book era and year and before the in-book day (``today``,
+    :func:`_dated_today`)."""
+    read = book_time(date)
+    return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
+        and (read[1][1], read[1][2]) < (today[2], today[3])
+
+
+def _entry_finding(now: str, m: re.Match[str], at: int, line: str) -> Finding:
+    """The finding of a written entry (:func:`_entry_dated`) headed with the earlier date ``m`` names."""
+    return Finding("连贯", ERROR, f"正文写下的这一条记作「{m.group('date').strip()}」，可本章的书内时间是「{now}」：当天写的记录"
+                   f"该记当天的日子；补记旧事就在正文写明（补记、昨天的…），倒叙就在草稿写「倒叙: true」",
+                   at, m.start("date") + 1, line.strip()[:60])
+
+
+def _writes_now(intro: str) -> bool:
+    """Whether a clause bringing in an entry (before its colon) writes it now (:data:`WRITTEN_NOW`), not an old one
+    (:data:`NOT_WRITTEN_NOW`) nor a writing already there (:data:`WRITTEN_STATE`)."""
+    return bool(WRITTEN_NOW.search(intro)) and not NOT_WRITTEN_NOW.search(intro) and not WRITTEN_STATE.search(intro)
+
+
+def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list[str], i: int,
+                  first_line: int) -> list[Finding]:
+    """:func:`_entry_dated`'s reading of an entry inside paragraph ``i``, its date right after a colon
+    (:data:`ENTRY_INLINE`): the clause before the colon writes it now (:func:`_writes_now`), the rest of the paragraph
+    and the next one tell it neither old (:data:`NOT_WRITTEN_NOW`) nor another writing (:data:`NOT_AN_ENTRY`), and a log's,
+    a ledger's or a diary's kind is named in the paragraph or its neighbours, or the weather follows the date (T5, stop
+    56: a page headed with another day of the in-book year in 连续性-盲评三十八 and 三十九). The first such date of a
+    paragraph only."""
+    line = lines[i]
+    # what the paragraph and its neighbours say, read once a paragraph (not from each of its dates: a line of thousands
+    # of dated entries): where the last old or other writing's word starts in it, whether the next one has any
+    marks: tuple[int, bool, bool] | None = None
+    for m in ENTRY_INLINE.finditer(line):
+        if not _earlier_this_year(m.group("date"), today):
+            continue
+        # the clause before the colon, read back at most ENTRY_INTRO_SPAN characters
+        back = max(0, m.start() - ENTRY_INTRO_SPAN)
+        intro = line[max(back - 1, *(line.rfind(c, back, m.start()) for c in _CLAUSE_ENDS + "“”「」")) + 1:m.start()]
+        if not _writes_now(intro) or NOT_AN_ENTRY.search(intro):
+            continue
+        if marks is None:
+            after = next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
+            before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+            last = max((w.start() for w in itertools.chain(NOT_WRITTEN_NOW.finditer(line), NOT_AN_ENTRY.finditer(line))),
+                       default=-1)
+            marks = (last, bool(NOT_WRITTEN_NOW.search(after) or NOT_AN_ENTRY.search(after)),
+                     any(ENTRY_KIND.search(t) for t in (line, before, after)))
+        last, next_old, kind = marks
+        if last >= m.end() or next_old or not (kind or ENTRY_WEATHER.match(line, m.end())):
+            continue
+        return [_entry_finding(now, m, first_line + i, line)]
+    return []
 
 
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
@@ -3864,11 +3950,17 @@ LATELY = ("今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早�
           "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
-LATELY_ACTS = ("(?:还|又)(?![是有没不好活要得该能会被挨遭受欠差剩])[\u4e00-\u9fff]"
+JUST_NOW = ("刚才", "刚刚", "方才")
+"""The times of :data:`LATELY` that say within the hour: any doing right after them is a doing of today (T5)."""
+NOT_A_DOING = "是有没不好活要得该能会被挨遭受欠差剩"
+"""What after 还, 又 or a just-now word is a being, a having, a negation, a wish or a being done to, not a doing."""
+LATELY_ACTS = (f"(?:还|又|(?<={'|'.join(JUST_NOW)}))(?![{NOT_A_DOING}那这的])[\u4e00-\u9fff]"
                "|(?:还|又|也|刚|才|就|都)?(?:在|来|到|去|上|跟|给|找|问|打|喝|吃|坐|送|拿|说|叫)")
 """What follows those times when the one named did something then (还在我这儿喝了…; 来伙房打开水; 又来找…): after 还 or 又
 any doing (晌午还蹲在马棚门口: T4, stop 55), not a being or a having (还是, 还有, 还好好的, 还活着: how a death is told),
-nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55)."""
+nor a being done to (又被…念叨, 还挨了骂: the dead as object) or an owing or lacking (还欠着, 还差, 还剩: a state) (R55);
+right after a just-now word (:data:`JUST_NOW`) any doing too (向艄公刚才托人带话来; T5, stop 56), not a that or this
+(刚才那话)."""
 DEATH_TOLD = re.compile("|".join((*DEATH_WORDS, "走的", "走了", "没的", "去的", "归西", "咽[了的]?气", "断[了的]?气",
                                   "闭[了的]?眼", "翻的船", "船翻", "落的水", "出[了的]?事", "遇险", "被害", "丧[命生]",
                                   "送[了的]?命", "没[了的]?命", "丢[了的]?(?:性)?命", "撒手")))
@@ -4404,6 +4496,68 @@ class _NameSpans:
 def _name_starts(pattern: str) -> re.Pattern[str]:
     """Where any of the words of ``pattern`` starts, overlapping (one pattern a book's names, built once)."""
     return re.compile(f"(?=(?:{pattern}))")
+
+
+HOLDER_NEAR = 3
+"""How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
+
+
+def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` (group 1 who acts, group 2 what stands between them and the act) in ``sentence``, a
+    match naming someone in its group 2 tried again from that name: 孙德海走了以后，郭长庚从腰里拿出竹刀，递给郭秀兰 is
+    郭长庚's giving, where a left-to-right reading took 孙德海 with a name between and dropped it (H8, stop 56: U12's
+    giving after a clause of another). Each try starts further on: linear in the sentence but for the short gap."""
+    pos = 0
+    while (m := pattern.search(sentence, pos)) is not None:
+        other = names.search(m.group(2))
+        if other is None:
+            yield m
+            pos = m.end()
+        else:
+            pos = m.start(2) + other.start()
+
+
+def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: str, holder: str,
+                       near: frozenset[str]) -> bool:
+    """Whether the act using a thing another holds only brings it to its holder: ``after`` (the sentence after the
+    thing) hands it on at once (:data:`TO_ITS_HOLDER`) into the hands of its holder, named there (塞回小苗手里) or said
+    by a pronoun (塞到他手里) while the holder is among ``near``, the ones named in the paragraph or the
+    :data:`HOLDER_NEAR` before (a line of someone's words may stand between) — a fetching for them, no use
+    of another's thing (H8, stop 56: 罗建川从他枕头底下摸出那只口琴，塞到他手里). Another named there keeps the reading."""
+    handed = TO_ITS_HOLDER.match(after)
+    if handed is None:
+        return False
+    to = handed.group("to") or handed.group("whose") or ""
+    named = names.search(to)
+    if named is not None:
+        return aliases.get(named.group(), named.group()) == holder
+    if not HE_ONE_OR_YOU.match(to.lstrip("了")):
+        return False
+    return holder in near
+
+
+PAST_LOOK = 300
+"""How far before a use in someone's words :func:`_told_as_past` reads its paragraph's words (bounded: a line of thousands
+of uses reads a window each, not its whole start again)."""
+
+
+def _words_before(line: str, at: int) -> str:
+    """The :data:`PAST_LOOK` characters of ``line`` before ``at``, opened with a quote mark when the window starts inside
+    quoted words (its quoted words then read as such)."""
+    start = max(0, at - PAST_LOOK)
+    return ("“" if start and _quoted_at(line, start) else "") + line[start:at]
+
+
+def _told_as_past(world: World, names: re.Pattern[str], aliases: dict[str, str], words_before: str, who: str) -> bool:
+    """Whether a use by ``who`` said in someone's words is a past they tell, not the scene's now: the user is a dead
+    card, or the words of its paragraph up to it (``words_before``, the line to the use) name a time gone
+    (:data:`NOT_NOW`: 去年, 那时) or a dead card — the dead act only in their lifetime, and so does the telling around them
+    (“你爹把码簿拍在柜台上…龙排头把码簿抢过去”): the cards' 持有 is now (H8, stop 56)."""
+    words = "".join(_QUOTED_WORDS.findall(words_before))
+    if NOT_NOW.search(words):
+        return True
+    return any(str((world.cards.get(aliases.get(n, n)) or {}).get("状态") or "").startswith(DEAD)
+               for n in (who, *(m.group() for m in names.finditer(words))))
 
 
 def _quoted_at(line: str, at: int) -> bool:

@@ -26,7 +26,7 @@ from lw_storyrepo.markdown import section, set_section
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
 from lw_storyrepo.volumes import Volumes, check_deadline, check_deadline_ahead, volume_closed
-from lw_storyrepo.workspace import kept_workspace, remove, write
+from lw_storyrepo.workspace import kept_workspace, load_state, remove, write
 
 CANDIDATES = "伏笔机会（勾选 = 生成承诺文件）"
 SUMMARY_MAX = 500
@@ -107,8 +107,19 @@ def volume_audit(repo: StoryRepo, volume: int, start: int, end: int) -> dict[str
     return {"本卷开启": opened, "本卷收束": closed, "迟兑付": late, "已过期": overdue, "未兑付": open_now}
 
 
+def no_chapter_in_progress(repo: StoryRepo) -> None:
+    """A volume ends between chapters: refused while a chapter transaction is open (its brief counted it in this volume,
+    and ``vol commit`` would file the promises it drafted in 工作区/新承诺/ as the volume's). The board never reviews a
+    volume then (an unfinished transaction comes first); ``lw story vol`` and ``vol commit`` by hand could."""
+    state = load_state(repo)
+    if state is not None:
+        raise LwError(f"第 {state['章号']} 章的事务进行中，不能在这里结束本卷", file=L.事务,
+                      expected="先把这一章写完结转（它算在本卷里，可在草稿写「卷末: true」），或 lw story abort 放弃它，再 lw story vol")
+
+
 def volume_review(repo: StoryRepo) -> str:
-    """Write the audit of the volume just written (``工作区/卷复盘.md``)."""
+    """Write the audit of the volume just written (``工作区/卷复盘.md``); refused while a chapter is in progress."""
+    no_chapter_in_progress(repo)
     volume, start, end = current_volume(repo)
     audit = volume_audit(repo, volume, start, end)
     lines = [f"# 卷复盘：{L.volume_name(volume)}（第 {max(start, 1)}–{end} 章）", ""]
@@ -185,9 +196,17 @@ def next_outline_missing(repo: StoryRepo, volume: int) -> str | None:
 
 
 def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> str:
-    """``vol(NN)``: the volume summary, the next outline, the promises the author picked."""
+    """``vol(NN)``: the volume summary, the next outline, the promises the author picked.
+
+    Only a volume review in progress is committed (``工作区/卷复盘.md``, written by ``lw story vol`` or by the board
+    when a volume ends): without one, the volume has not ended and nothing changes (a ``vol commit`` typed in the
+    middle of a volume used to end it there, with no audit, and file the chapter's drafted promises as opened)."""
     recover(repo.root)
+    no_chapter_in_progress(repo)
     volume, _start, end = current_volume(repo)
+    if not repo.p(L.卷复盘).is_file():
+        raise LwError(f"没有进行中的卷复盘，vol commit 没有入册：{L.volume_name(volume)}还没结束",
+                      expected="本卷到此结束就先 lw story vol（写出本卷审计），再 vol commit；不是就接着写下一章")
     summary = summary.strip()
     if not summary:
         raise LwError("卷摘要不能为空")
@@ -217,7 +236,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
             changes[f"{L.承诺}/{path.name}"] = doc.dump().encode("utf-8")
             changes[rel] = None
             added.append(m.group(1))
-    picked = [c for c in candidates(repo) if c.ticked] if repo.p(L.卷复盘).is_file() else []
+    picked = [c for c in candidates(repo) if c.ticked]
     for c in picked:
         pid = repo.next_id("P", added)
         doc = new_doc({"类型": c.type, "强度": c.strength, "状态": "进行", "开启章": end, "兑付期限": c.deadline or None,
@@ -226,8 +245,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
                       f"- 第{end}章：开启（{L.volume_name(volume)}复盘·伏笔机会）\n")
         changes[file_named(c.title, f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md")] = doc.dump().encode("utf-8")
         added.append(pid)
-    if repo.p(L.卷复盘).is_file():
-        changes[L.卷复盘] = None
+    changes[L.卷复盘] = None
     message = f"vol({volume:02d}): {L.volume_name(volume)}复盘\n"
     if added:
         message += "\n承诺: " + " ".join(f"+{p}" for p in added) + "\n"
