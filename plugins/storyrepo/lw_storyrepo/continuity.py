@@ -384,6 +384,8 @@ VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
+TODAY_SAID = re.compile(TODAY_AT)
+""":data:`TODAY_AT` read between a pronoun and the place it is said at (the card-place reader, a pronoun in quoted words)."""
 WALKED_IN = re.compile(r"进了|走进|踏入|进入")
 """The :data:`MOVE_VERBS` that walk into a room or a yard (推门进了灯室), not back from a journey: one the draft sent away
 who walks in has not been told to return (:func:`_gone_in_draft`)."""
@@ -881,10 +883,34 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             for a in starts.get(end, ()):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
+    # 排坞、河街、田裕记木行和洪江城里算一处地方: the places a world says are one place lie in one another (P3, stop 56)
+    for m in ONE_PLACE.finditer(world_text):
+        begin = max(world_text.rfind(c, 0, m.start()) for c in "。；;\n") + 1
+        end = m.end()
+        named = NAMED_ONE_PLACE.match(world_text, end)
+        if named is not None and named.group(1) in known:  # …算一处地方，叫九道班: the one place's own name
+            end = named.end(1)
+        group: set[str] = set()
+        at = begin
+        while at < end:  # the places said, longest first, none inside the last
+            here = next((p for p in starts.get(at, ()) if at + len(p) <= end), None)
+            if here is not None:
+                group.add(here)
+            at += len(here) if here is not None else 1
+        for a in group:
+            out.setdefault(a, set()).update(group - {a})
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
+            outer.discard(a)
     return out
+
+
+ONE_PLACE = re.compile(r"(?:算|当|看作|看成)(?:作|做|是|成)?(?:同)?一(?:处(?:地方)?|个地方|块地方)")
+"""A world saying the places it lists are one place (A、B和C算一处地方; 算作一处, 当一个地方): where its people come and go
+without leaving (:func:`places_inside`)."""
+NAMED_ONE_PLACE = re.compile(r"[，,]\s*(?:叫|叫做|叫作|统称|合称|就是|即)?([\u4e00-\u9fff]{2,8})(?=[：:，,。；;）)])")
+"""The one place's name said right after (…算一处地方，九道班：…; …算一处地方，统称老营): read when it is a known place."""
 
 
 # --- ranks ------------------------------------------------------------------------------------------
@@ -1200,10 +1226,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)了?((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}]))"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
-        speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
-        for voice in voices:
-            if voice.speaker is not None:
-                speakers.setdefault(voice.line, []).append(voice)
+        speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1447,6 +1470,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         # built on this draft's names: compiled at its first sentence naming a place, if any
         placing = functools.cache(lambda: (re.compile(go), re.compile(stay), re.compile(fronted)))
+        voices_on = functools.cache(lambda: _by_line(voices))  # who speaks on each line, read once a quoted pronoun
         for i, col, sentence in sentences:
             if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
@@ -1465,7 +1489,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             for start, who, place in found:
                 who = aliases.get(who, who)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + start, world, pov) or who
+                    # “他在清水江上，比在这里太平。”他说: a pronoun in someone's words is not its speaker, who says 我 —
+                    # the one it stands for is another the words or the lines before name (P3, stop 56: 连续性-盲评三十八
+                    # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: Linda, not 晴晴)
+                    # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: no one else named, a placing today keeps the
+                    # guess — 连续性-盲评十三's caught 位置-3 rests on it)
+                    speaker = _speaker_at(voices_on().get(i, ()), lines[i], col - 1 + start, True)
+                    other = None if speaker is None else \
+                        _antecedent(names, lines, i, col + start, world, pov, lambda n: n != speaker)
+                    if speaker is not None and other is None \
+                            and not TODAY_SAID.search(sentence, start, max(start, sentence.find(place, start))):
+                        continue
+                    who = other or _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 state = str(card.get("状态") or "") if card is not None else ""
                 if card is None or not card.get("位置") or who == pov or state.startswith(LOST) or state.startswith(DEAD):
@@ -2357,6 +2392,11 @@ CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
 """What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
 在家里, which may be where the card puts them."""
+YESTERDAY = "昨儿个|昨天|昨儿|昨日|昨晚|昨夜|昨个"
+"""The day before the draft's, said right after someone (周段长昨天夜里就上来了, 都僧统昨儿后晌亲自到铺子里来了): come up
+then, they are here today, not at the far place their card keeps them (P3, stop 56; 连续性-盲评二十九, 三十七, 三十九)."""
+NOT_A_VISIT = "信|电话|电报|消息|口信"
+"""What 来过/来了 may come with that brings no one (昨天来过信, 今早来了电话): no visit."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -2583,7 +2623,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
     # compiled when a quote first needs it (a draft of no quotes compiles none)
-    reported = functools.cache(lambda: re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})"))
+    # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
+    reported = functools.cache(lambda: re.compile(rf"({spoken})({REPORTED_TIMES}|{YESTERDAY})(?:[^。！？!?，,“”]{{0,8}}?)"
+                                                  rf"(?:{CAME_HERE})(?!{NOT_A_VISIT})"))
     said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
@@ -2642,8 +2684,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
+                when = "昨天已经来到" if told.group(2) in YESTERDAY.split("|") else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
-                                   f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
+                                   f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
@@ -4403,13 +4446,24 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     return None
 
 
+NAME_LENGTHS = (2, 3, 4)
+"""The lengths of a cast name read right after a post (:func:`_post_of_another`): 孙志刚, 欧阳明月."""
+
+
 def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
     """Whether ``said``, a name read at ``start`` of ``sentence``, is a post one card holds (its 境界: 候长, 镶头 — prose
     calls that card's person by it) said after a surname that is not that person's (孙候长, 罗镶头: another man of
-    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53)."""
+    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53). Or the
+    post set before another person's name (段长孙志刚, 院长李明: the post, right or wrong, is that person's — the 境界
+    check's — not its card holder's: P3 at stop 56)."""
     who = world.aliases.get(said, said)
     card = world.cards.get(who)
-    if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+    if card is None or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+        return False
+    after = start + len(said)
+    if any(world.aliases.get(sentence[after:after + n], who) != who for n in NAME_LENGTHS):
+        return True
+    if start == 0:
         return False
     before = sentence[start - 1]
     return before not in NOT_SURNAME_BEFORE_POST and surname_of(before + said) == before and not who.startswith(before)
@@ -4430,6 +4484,15 @@ def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
     """Whether the 我拿/我用 X match ``m`` (of a sentence standing at ``at`` of ``line``) tells no act done with X: a plan
     or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？)."""
     return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
+
+
+def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
+    """The ``voices`` with a speaker, by the line their words stand on (:func:`_speaker_at` reads a line's own)."""
+    out: dict[int, list[Any]] = {}
+    for voice in voices:
+        if voice.speaker is not None:
+            out.setdefault(voice.line, []).append(voice)
+    return out
 
 
 def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:

@@ -94,6 +94,9 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞")
+"""N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
+永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held."""
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
@@ -108,7 +111,8 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
                            "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
                            "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳",
-                           "球场", "大厅", "病房", "马店", "沟", "井", "洼", "乡")),
+                           "球场", "大厅", "病房", "马店", "沟", "井", "洼", "乡",
+                           *LANDFORM_HEADS)),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -719,6 +723,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
     ``suffixes``: :func:`_suffixes_in` of ``line``."""
     for start, end, suffix, kind, tail in suffixes:
+        if suffix in LANDFORM_HEADS and any(line.startswith(word, end) for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点"):
+            continue  # 石门岗+遗址: the landform opens a longer place's name (N30)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
@@ -1027,14 +1033,19 @@ ESTABLISHMENT_STEM_MAX = 100
 """A stem the dictionary holds this often or more before an establishment's word is what it deals in or serves, a
 kind (海鲜+夜市: jieba calls 海鲜 a place), unless a slogan; an establishment's own stem is rarer (东岭 7, 兴华 27)."""
 CHAIN_HEADS = ("合作社", "供销社", "信用社", "俱乐部", "剧团", "戏班", "拍卖行", "商行", "酒店", "饭店", "宾馆", "中心", "指挥部",
-               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队") \
+               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队", "团") \
     + tuple(sorted(ESTABLISHMENT_HEAD_WORDS))
 """General Chinese words for a body that a stem and the words of its trade name in full (野径+户外+俱乐部, 金城+航运+队,
 洪埠县+防汛抗旱+指挥部): the last word of an organisation said once in full. A one-character head (队) needs a trade word
 before it, as do the heads that also name a department or a team of any body (中心, 公司, 小组: 远控+中心, 急救+中心)."""
-TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组", "厂"))
-HEADS_IN_WORDS = frozenset(("厂",))
-"""Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂): read from that word's start."""
+TRADE_NEEDED = frozenset(("队", "团", "中心", "公司", "小组", "厂"))
+HEADS_IN_WORDS: dict[str, int] = {"厂": 2, "队": 3, "团": 3}
+"""Heads the dictionary also holds glued to their trade in one word (拖拉机厂, 造纸厂; N30: 勘测队, 医疗队, 宣传队, 骑士团),
+with the fewest characters of that word: read from the word's start, the stem before it as for any head. A team's
+two-character word is a kind of team (团队, 球队, 乐队: a stem before it names no team)."""
+DEPARTMENT_IN_WORDS = frozenset(("队",))
+"""In-word heads that right after a county's or a city's name (:data:`ADMINISTRATIVE` its last character) are its
+department, not a body of its own (临江市+刑警队, 沅陵+市+刑警队: the city is the name)."""
 HELD_TRADE_BAD_TAGS = frozenset("vabr")
 """First letters of jieba's tags of the one character before a head of :data:`HEADS_IN_WORDS` in a two-character word
 that holds no trade: an act on the works (出厂, 建厂, 迁厂: 红星机械+出厂 is no name), how much or how old (全厂, 总厂,
@@ -1077,7 +1088,7 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
             edges = sorted(bounds) if edges is None else edges
             below = bisect_left(edges, at)
             whole = line[edges[below - 1] if below else 0:m.end()]
-            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole) \
+            if not lex.tags.get(whole, "").startswith("n") or not CJK.fullmatch(whole) or len(whole) < HEADS_IN_WORDS[m.group()] \
                     or (len(whole) == 2 and lex.tags.get(whole[0], "")[:1] in HELD_TRADE_BAD_TAGS):
                 continue  # 扩厂 (no word), 出厂 (an act on the works): no trade held
             at, traded = m.end() - len(whole), True
@@ -1103,6 +1114,8 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2 and not traded):
             continue
         stem = tokens[0]
+        if traded and m.group() in DEPARTMENT_IN_WORDS and line[at - 1] in ADMINISTRATIVE:
+            continue  # 临江市+刑警队: the city's department (N30)
         if m.group() in NAMED_HEADS_ONLY and stem not in SLOGAN_STEMS and lex.tags.get(stem) != "ns":
             continue  # 练习生+宿舍: the people it houses
         if m.group() in ESTABLISHMENT_HEAD_WORDS and stem not in SLOGAN_STEMS and lex.freq.get(stem, 0) >= ESTABLISHMENT_STEM_MAX:
@@ -2279,6 +2292,21 @@ def _common_misread(lex: _Lexicon, name: str) -> bool:
     return lex.tags.get(name, "").startswith("nr") and (lex.freq.get(name) or 0) >= MISREAD_FREQ
 
 
+MISREAD_STEM_FREQ = 50
+"""How often the dictionary holds the first part of a thing's or a place's word, from which that part is an everyday
+word (宿舍 917, 显微 88, 石板 482; a name's coined first part is rare: 夜明 2 of 夜明珠)."""
+
+
+def _misread_thing(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` (three characters or more) is a word of the dictionary the tagger calls a person's name (nr) whose
+    first part, all but its last character, is an everyday word of it — no proper noun, held :data:`MISREAD_STEM_FREQ`
+    times or more: the thing or the building, not a name (宿舍+楼, 显微+镜, 石板+桥). A proper first part opens a
+    name (白云+庵, 老虎+口, 碧水+潭), as does a rare one (夜明+珠) (N30)."""
+    stem = name[:-1]
+    return len(name) >= 3 and lex.tags.get(name, "").startswith("nr") \
+        and not lex.tags.get(stem, "nr").startswith(("nr", "ns", "nt", "nz")) and (lex.freq.get(stem) or 0) >= MISREAD_STEM_FREQ
+
+
 PREDICATE_MARKS = CLAUSE_ADVERBS | frozenset("刚才不没来去上下里")
 """What stands between a clause's subject and its verb: an adverb (棚+刚+散, 挤+不+进去), a motion verb before what one
 goes to do (杜衡+去+抓), a localizer before what is done there (册+上+写)."""
@@ -2804,6 +2832,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind == "人物" and not c.named and _predicate_tailed(lex, name))  # 风+大 (N27)
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
+        kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
