@@ -79,7 +79,7 @@ from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import Ends, alternation, found_at
+from lw_storyrepo.wordsre import Ends, alternation, found_at, guarded, occurring
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -1674,10 +1674,14 @@ def _item_forms(items: Iterable[str], text: str | None = None) -> list[str]:
     distinct = set(names)
     ends = Counter(m[k:] for m in distinct for k in range(max(0, len(m) - TAIL_MAX), len(m)))
     brands = Counter(m[:j + 1] for m in distinct for j, c in enumerate(m[:TAIL_MAX]) if c == "牌")
-    chars = frozenset(text or "")
+    # the forms the text holds, found in one reading of it (:func:`occurring`), not each thing's searched for in the
+    # text: a card of 4,000 things beside a draft naming hundreds of them was things × the draft (A16, stop 56)
+    held = None if text is None else occurring(
+        [*names, *(n[:n.find("牌", 0, TAIL_MAX) + 1] for n in names),
+         *(n[k:] for n in names for k in range(max(1, len(n) - TAIL_MAX), len(n) - 1))], text)
 
     def fits(form: str) -> bool:
-        return text is None or (chars.issuperset(form) and form in text)
+        return held is None or form in held
 
     out = [re.escape(n) for n in names if n and fits(n)]
     for n in names:
@@ -1694,10 +1698,30 @@ def _item_forms(items: Iterable[str], text: str | None = None) -> list[str]:
 def _items_pattern(forms: list[str]) -> str:
     """The forms of :func:`_item_forms` as one alternation, longest first; a run of ends read after
     那/这 and a measure word shares one look-behind (the same matches: a look-behind of its own per end
-    cost thousands of character sets to compile and thousands of look-behinds tried at every place)."""
+    cost thousands of character sets to compile and thousands of look-behinds tried at every place).
+    The forms of one length (all of them match the same span) as a tree behind a look at their first characters
+    (:func:`~lw_storyrepo.wordsre.guarded`), not one branch each: a draft naming a card's 4,000 things tried them all
+    at each place every pattern of :func:`check_continuity` reached (A16, stop 56); forms with an escape (their
+    length not their text's) stay one branch each, in their order."""
+    out: list[str] = []
+    ordered = sorted(forms, key=lambda f: -len(f.split(")")[-1]))
+    for _size, group in itertools.groupby(ordered, key=lambda f: len(f.split(")")[-1])):
+        same = list(group)
+        if any("\\" in (f[len(_BEHIND):] if f.startswith(_BEHIND) else f) for f in same):
+            out.extend(_one_each(same))
+            continue
+        plain = [f for f in same if not f.startswith(_BEHIND)]
+        ends = [f[len(_BEHIND):] for f in same if f.startswith(_BEHIND)]
+        out.extend([guarded(plain)] if plain else [])
+        out.extend([f"{_BEHIND}(?:{guarded(ends)})"] if ends else [])
+    return "|".join(out)
+
+
+def _one_each(forms: list[str]) -> list[str]:
+    """``forms`` in their order, each a branch, a run of ends sharing one look-behind."""
     out: list[str] = []
     run: list[str] = []
-    for form in sorted(forms, key=lambda f: -len(f.split(")")[-1])):
+    for form in forms:
         if form.startswith(_BEHIND):
             run.append(form[len(_BEHIND):])
             continue
@@ -1707,7 +1731,7 @@ def _items_pattern(forms: list[str]) -> str:
         out.append(form)
     if run:
         out.append(f"{_BEHIND}(?:{'|'.join(run)})")
-    return "|".join(out)
+    return out
 
 
 def _described(world: World) -> Callable[[str], str]:
