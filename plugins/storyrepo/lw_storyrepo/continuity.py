@@ -886,32 +886,52 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             for a in starts.get(end, ()):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
-    # 排坞、河街、田裕记木行和洪江城里算一处地方: the places a world says are one place lie in one another (P3, stop 56)
+    # 排坞、河街、田裕记木行和洪江城里算一处地方: the places a world says are one place lie in one another (P3, stop 56),
+    # the list its own clause (、 and 和 join it; a comma ends it: 戏班子从汉口出发，…马厩和帐篷算一处地方 leaves 汉口 out),
+    # at most ONE_PLACE_MOST of them, none when the clause denies it (不算一处地方, 也不为过: R56)
+    groups: list[set[str]] = []
+    said_at = sorted(starts)  # one pass: each clause's places looked up by their starts, not a walk per character
     for m in ONE_PLACE.finditer(world_text):
-        begin = max(world_text.rfind(c, 0, m.start()) for c in "。；;\n") + 1
+        begin = max(world_text.rfind(c, 0, m.start()) for c in ONE_PLACE_ENDS) + 1
+        close = min((x for x in (world_text.find(c, m.end()) for c in ONE_PLACE_ENDS) if x >= 0), default=len(world_text))
         end = m.end()
         named = NAMED_ONE_PLACE.match(world_text, end)
         if named is not None and named.group(1) in known:  # …算一处地方，叫九道班: the one place's own name
             end = named.end(1)
-        group: set[str] = set()
-        at = begin
-        while at < end:  # the places said, longest first, none inside the last
-            here = next((p for p in starts.get(at, ()) if at + len(p) <= end), None)
-            if here is not None:
-                group.add(here)
-            at += len(here) if here is not None else 1
-        for a in group:
-            out.setdefault(a, set()).update(group - {a})
+        group: list[str] = []
+        free = begin
+        for at in said_at[bisect.bisect_left(said_at, begin):bisect.bisect_left(said_at, end)]:
+            here = next((p for p in starts[at] if at + len(p) <= end), None) if at >= free else None
+            if here is not None:  # the places said, longest first, none inside the last
+                group.append(here)
+                free = at + len(here)
+            if len(group) > ONE_PLACE_MOST:
+                break
+        last = max((world_text.rfind(p, begin, m.start()) + len(p) for p in group), default=begin)
+        if len(group) > ONE_PLACE_MOST or ONE_PLACE_DENIED.search(world_text[last:m.start()] + world_text[m.end():close]):
+            continue
+        groups.append(set(group))
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
             outer.discard(a)
+    # after the nesting, each list with what its places lie in: a list is one place, chained lists are not (no closure)
+    for one, around in [(one, one.union(*(out.get(b, set()) for b in one))) for one in groups]:
+        for a in one:
+            out.setdefault(a, set()).update(around - {a})
     return out
 
 
 ONE_PLACE = re.compile(r"(?:算|当|看作|看成)(?:作|做|是|成)?(?:同)?一(?:处(?:地方)?|个地方|块地方)")
 """A world saying the places it lists are one place (A、B和C算一处地方; 算作一处, 当一个地方): where its people come and go
 without leaving (:func:`places_inside`)."""
+ONE_PLACE_ENDS = "，,。；;！？!?\n"
+"""What ends the clause of a one-place list (、 and 和 join the list; a comma ends it)."""
+ONE_PLACE_MOST = 8
+"""The most places a one-place list joins: a longer run is a list of stops, not one place (and stays linear)."""
+ONE_PLACE_DENIED = re.compile(r"[不没未别非难]|吗")
+"""A word of the list's clause, between its last place and its end, that denies the one place (不算一处地方, 可不能当一个
+地方, 也不为过, 算一处地方吗)."""
 NAMED_ONE_PLACE = re.compile(r"[，,]\s*(?:叫|叫做|叫作|统称|合称|就是|即)?([\u4e00-\u9fff]{2,8})(?=[：:，,。；;）)])")
 """The one place's name said right after (…算一处地方，九道班：…; …算一处地方，统称老营): read when it is a known place."""
 
@@ -1494,12 +1514,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     # “他在清水江上，比在这里太平。”他说: a pronoun in someone's words is not its speaker, who says 我 —
                     # the one it stands for is another the words or the lines before name (P3, stop 56: 连续性-盲评三十八
-                    # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: Linda, not 晴晴)
                     # 好-6; “Linda！”晴晴压低了声音，“她今儿一早就在A座…”: no one else named, a placing today keeps the
-                    # guess — 连续性-盲评十三's caught 位置-3 rests on it)
+                    # guess — 连续性-盲评十三's caught 位置-3 rests on it). One narrated in a sentence with the speaker
+                    # (老孟和小顺子蹲在阿桂旁边。“他在汉口…”老孟说) is right there, not the one placed away (R56)
                     speaker = _speaker_at(voices_on().get(i, ()), lines[i], col - 1 + start, True)
                     other = None if speaker is None else \
                         _antecedent(names, lines, i, col + start, world, pov, lambda n: n != speaker)
+                    if other is not None and _said_together(names, aliases, lines[max(0, i - 1):i + 1], {speaker, other}):
+                        continue
                     if speaker is not None and other is None \
                             and not TODAY_SAID.search(sentence, start, max(start, sentence.find(place, start))):
                         continue
@@ -2395,11 +2417,17 @@ CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
 """What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
 在家里, which may be where the card puts them."""
-YESTERDAY = "昨儿个|昨天|昨儿|昨日|昨晚|昨夜|昨个"
+YESTERDAY = "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|昨个"
 """The day before the draft's, said right after someone (周段长昨天夜里就上来了, 都僧统昨儿后晌亲自到铺子里来了): come up
-then, they are here today, not at the far place their card keeps them (P3, stop 56; 连续性-盲评二十九, 三十七, 三十九)."""
+then, they are here today, not at the far place their card keeps them (P3, stop 56; 连续性-盲评二十九, 三十七, 三十九).
+:data:`LATELY` is built on it: one table of 昨."""
+CAME_BEFORE = "来过"
+"""A coming of :data:`CAME_HERE` that says the visit ended (雷班主昨天来过，坐了一会儿就回汉口了): read of today only (R56)."""
 NOT_A_VISIT = "信|电话|电报|消息|口信"
-"""What 来过/来了 may come with that brings no one (昨天来过信, 今早来了电话): no visit."""
+"""What 来过/来了 may come with that brings no one (昨天来过信, 今早来了电话, 来了一封信, 打了个电话): no visit, right
+after the coming or after a count of it (:data:`NOT_A_VISIT_AFTER`)."""
+NOT_A_VISIT_AFTER = rf"(?:[一两几]?[封个通份条则])?(?:{NOT_A_VISIT})"
+"""The lookahead after a coming: a letter or a call, counted or not (来了一封信, 来了个电话)."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -2627,8 +2655,10 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
     # compiled when a quote first needs it (a draft of no quotes compiles none)
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
-    reported = functools.cache(lambda: re.compile(rf"({spoken})({REPORTED_TIMES}|{YESTERDAY})(?:[^。！？!?，,“”]{{0,8}}?)"
-                                                  rf"(?:{CAME_HERE})(?!{NOT_A_VISIT})"))
+    # (group 2 a time of today, group 3 of yesterday: 来过 with 昨天 is a visit that ended, R56)
+    reported = functools.cache(lambda: re.compile(
+        rf"({spoken})(?:({REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})|"
+        rf"({YESTERDAY})(?:[^。！？!?，,“”]{{0,8}}?)(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
     said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
@@ -2687,7 +2717,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
-                when = "昨天已经来到" if told.group(2) in YESTERDAY.split("|") else "今天来过"
+                when = "昨天已经来到" if told.group(3) else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
@@ -4008,7 +4038,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
 
 
 LATELY = (f"今儿个|今儿早上|今天早上|今天|今儿|今早|早上|早晨|一早|上午|中午|晌午|下午|后晌|傍晚|{'|'.join(JUST_NOW)}|"
-          "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|前儿个|前天|前儿|前日|这两天|这几天")
+          f"{YESTERDAY}|前儿个|前天|前儿|前日|这两天|这几天")
 """Times of the last few days, said right after someone in a quote (你爹前儿后晌…; 许组长早上…; two may stand together):
 a report of what they did lately (T3, stop 54)."""
 NOT_A_DOING = "是有没不好活要得该能会被挨遭受欠差剩"
@@ -4420,6 +4450,15 @@ def _paragraphs_before(lines: list[str], i: int, count: int) -> list[str]:
         if lines[k].strip():
             found.append(lines[k])
     return found
+
+
+def _said_together(names: re.Pattern[str], aliases: dict[str, str], lines: list[str], who: set[str | None]) -> bool:
+    """Whether one narrated sentence of ``lines`` (quotes left out) names everyone of ``who``: there together."""
+    for line in lines:
+        for sentence in _SENTENCE.findall(_QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)):
+            if who <= {aliases.get(x.group(), x.group()) for x in names.finditer(sentence)}:
+                return True
+    return False
 
 
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
