@@ -114,7 +114,7 @@ def _tables(data: dict[str, Any]) -> NameTables | None:
     if not (type(total) is int and isinstance(counts, list) and isinstance(scores, list)
             and len(counts) == len(freq_words) and len(tag_tags) == len(tag_words)
             and len(scores) == len(given_chars)
-            and all(type(n) is int for n in counts) and all(type(s) is float for s in scores)):
+            and set(map(type, counts)) <= {int} and set(map(type, scores)) <= {float}):
         return None
     return NameTables(dict(zip(freq_words, counts)), total, dict(zip(tag_words, tag_tags)),
                       dict(zip(given_chars, scores)), frozenset(famous))
