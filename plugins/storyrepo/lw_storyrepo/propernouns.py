@@ -327,7 +327,7 @@ class _Lexicon:
 
     def build(self) -> NameTables:
         """The tables built cold from jieba's dictionary and ngender's name table."""
-        import jieba.posseg
+        import jieba.posseg  # the same deferred import: its tagger parses the dictionary when imported
 
         self.jieba.initialize()
         freq: dict[str, int] = self.jieba.dt.FREQ
