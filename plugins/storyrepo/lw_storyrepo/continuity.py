@@ -326,13 +326,17 @@ KNOWING = r"明白|知道|晓得|清楚|懂得?|猜到|猜出|想通|想不通|�
 why or how, or set in a time gone (:data:`KNOWN_NOT_DONE`)."""
 ASKED = r"为什么|为何|为啥|凭什么|怎么|怎样|如何"
 """A why or a how: asked of an act already done."""
-KNOWN_NOT_DONE = tuple((re.compile(rf"(?:{head})[^，,；;。！？“”\n]{{0,3}}[，,：:]?\s*$"),
+KNOWN_NOT_DONE = tuple((re.compile(rf"(?:{head})[^，,；;。！？“”\n]{{0,3}}[，,：:]?\s*$") if head else None,
                         re.compile(between) if between else None)
                        for head, between in ((f"{RECALLED}|记起|忆起|回想|忘不了|忘不掉", None),
-                                             (KNOWING, f"{ASKED}|{PAST_TIME}")))
+                                             (KNOWING, f"{ASKED}|{PAST_TIME}"),
+                                             (None, "回忆|想起|记起|忆起|回想|梦见|梦到"),
+                                             (None, rf"(?:{KNOWING})[^。！？“”\n]*?(?:{ASKED}|{PAST_TIME})")))
 """A clause under a verb of knowing or remembering, read by :func:`_known_not_done`: one row a kind — the verb right
-before the one acting (``head``, a few characters and a clause mark may stand between) and what must stand between
-them and the thing (``between``; None: nothing needed). 想起那天老周把刀交给他 (remembered), 明白了爹为什么把窑钥匙交给他 (a
+before the one acting (``head``, a few characters and a clause mark may stand between; None: none needed) and what
+must stand between them and the thing (``between``; None: nothing needed). The last two rows read a knower or a
+rememberer taken for the one acting, the verb between them and the thing (苏禾想起那天老周提着…; 记得, a remembering to
+do, is not among them: 老周记得拿起秒表 is done now). 想起那天老周把刀交给他 (remembered), 明白了爹为什么把窑钥匙交给他 (a
 why known), 知道老周当初怎么把刀交给他 (a how and a time gone): no act of the scene's now. 知道老周拿着刀 (a fact now)
 keeps its reading (H9, stop 56: U13's good 5 A)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
@@ -4406,7 +4410,8 @@ def _known_not_done(sentence: str, start: int, acted: int, thing: int) -> bool:
     of the scene's now (H9, stop 56). Reads only the few characters before the doer and the span to the thing."""
     head = sentence[max(0, start - 12):start]
     between = sentence[acted:thing] if thing > acted else ""
-    return any(verb.search(head) and (needed is None or needed.search(between)) for verb, needed in KNOWN_NOT_DONE)
+    return any((verb is None or verb.search(head)) and (needed is None or needed.search(between))
+               for verb, needed in KNOWN_NOT_DONE)
 
 
 def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
