@@ -321,6 +321,24 @@ TO_ITS_HOLDER = re.compile(rf"^[^。！？“”\n]{{0,8}}?(?:(?:{alternation(AW
 """What may follow a thing another holds, after the act bringing it out, in the same sentence: handed on at once, into
 the hands of the one named after the verb (摸出那只口琴，塞到他手里; 把竹杖捡起来，塞回小苗手里) — read by
 :func:`_brought_to_holder` (H8, stop 56)."""
+KNOWING = r"明白|知道|晓得|清楚|懂得?|猜到|猜出|想通|想不通|想不明白|弄不?明白|纳闷|不解"
+"""Verbs of knowing or wondering: what stands under them is a fact known, not an act of the scene — when it is asked
+why or how, or set in a time gone (:data:`KNOWN_NOT_DONE`)."""
+ASKED = r"为什么|为何|为啥|凭什么|怎么|怎样|如何"
+"""A why or a how: asked of an act already done."""
+KNOWN_NOT_DONE = tuple((re.compile(rf"(?:{head})[^，,；;。！？“”\n]{{0,3}}[，,：:]?\s*$") if head else None,
+                        re.compile(between) if between else None)
+                       for head, between in ((f"{RECALLED}|记起|忆起|回想|忘不了|忘不掉", None),
+                                             (KNOWING, f"{ASKED}|{PAST_TIME}"),
+                                             (None, "回忆|想起|记起|忆起|回想|梦见|梦到"),
+                                             (None, rf"(?:{KNOWING})[^。！？“”\n]*?(?:{ASKED}|{PAST_TIME})")))
+"""A clause under a verb of knowing or remembering, read by :func:`_known_not_done`: one row a kind — the verb right
+before the one acting (``head``, a few characters and a clause mark may stand between; None: none needed) and what
+must stand between them and the thing (``between``; None: nothing needed). The last two rows read a knower or a
+rememberer taken for the one acting, the verb between them and the thing (苏禾想起那天老周提着…; 记得, a remembering to
+do, is not among them: 老周记得拿起秒表 is done now). 想起那天老周把刀交给他 (remembered), 明白了爹为什么把窑钥匙交给他 (a
+why known), 知道老周当初怎么把刀交给他 (a how and a time gone): no act of the scene's now. 知道老周拿着刀 (a fact now)
+keeps its reading (H9, stop 56: U13's good 5 A)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -1229,8 +1247,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         looks_said = rf"[一那这]?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
         # 起身从自己的抽屉里摸出…: where it came from may stand before the verb, in the subject's own clause
         source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
-                         rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})({item_re})")
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
+                         rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})(?P<thing>{item_re})")
         # “我拿青哥那只骨哨吹了三声”, “我用我那把刀割的”: in someone's words, 我 using a thing an owner word names
         # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
         # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
@@ -1240,9 +1258,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 掏出那把他爹传下来的旧铜烟袋, 解下斜挎在自己身上的那只绿漆水壶: a bounded description (that/this/one + measure, a
         # 的-phrase of at most 18 pieces, a few words of looks) between a use verb and the thing (H5); read only where the
         # shorter reading above did not, and kept only with no name, no giving and no seeing or saying inside (below)
-        described = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
-                               rf"(?:[一那这][{DESCRIBED_KIND}])?({DESCRIPTION_UNIT}{{1,18}}?的)"
-                               rf"(?:[一那这]?[{DESCRIBED_KIND}])?[^。！？“”，,：:\n的]{{0,4}}?({item_re})")
+        described = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
+                               rf"(?:[一那这][{DESCRIBED_KIND}])?(?P<description>{DESCRIPTION_UNIT}{{1,18}}?的)"
+                               rf"(?:[一那这]?[{DESCRIBED_KIND}])?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})")
         # 我拿了你那把…快马子, 我拿小砚你那副松鹤模子: the one spoken to as the owner (你, after their name or not) — another's
         # thing, like a name's; its 那把 may be gone from the sentence read (a known thing's measure word is moved after it)
         # (H7, stop 55)
@@ -1316,6 +1334,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
                 if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
                     continue
+                if _known_not_done(sentence, m.start(), m.end(1), m.start(5)):
+                    continue  # 想起那天爹把窑钥匙交给他: a giving remembered is no giving now (H9)
                 # 拿起煤油灯旁边的火柴，递给…; 取下煤油灯罩子，递给…: another thing or a part of it named after it is what is
                 # handed (R55)
                 if OTHER_THING in m.group("gap") or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
@@ -1336,10 +1356,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 thing = _canonical(thing, world.items, by_length)
                 if owners.get(thing) == aliases.get(giver, giver):
                     shared.add(thing)
-            used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
+            # 温驿丞点了点头，小蔡解下潜水表: a use is read from the subject of its own clause (H9)
+            used = [(m.start(), m.group(1), m.group("thing")) for m in _each_from_its_last_name(use, names, sentence, "lead")]
             starts = {start for start, _w, _i in used}  # looked up, not scanned, at each act of a sentence of thousands
-            used += [(m.start(), m.group(1), m.group(3)) for m in described.finditer(sentence)
-                     if m.start() not in starts and _plain_description(m.group(2), names)]
+            used += [(m.start(), m.group(1), m.group("thing")) for m in _each_from_its_last_name(described, names, sentence, "lead")
+                     if m.start() not in starts and _plain_description(m.group("description"), names)]
             starts |= {start for start, _w, _i in used}
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(DEMONSTRATED_BA.sub("", m.group(2))) and not NOT_USE.search(m.group(2))
@@ -1364,6 +1385,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 item = _canonical(said, world.items, by_length)
                 if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
+                if _known_not_done(sentence, start, start + len(who), sentence.find(said, start)):
+                    continue  # 也明白了爹为什么把窑钥匙交给他: a past act known or remembered, not one of now (H9)
                 if _post_of_another(world, sentence, start, who):
                     continue  # 罗镶头把酒葫芦摸出来: another surname before the post one card holds is someone else
                 who = aliases.get(who, who)
@@ -4342,9 +4365,10 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
             virtual = _said(first) + clause
-            direct = [m.group(2) for m in use.finditer(virtual) if m.start() == 0]
+            direct = [m.group("thing") for m in use.finditer(virtual) if m.start() == 0]
             if not direct and described is not None:
-                direct = [m.group(3) for m in described.finditer(virtual) if m.start() == 0 and _plain_description(m.group(2), names)]
+                direct = [m.group("thing") for m in described.finditer(virtual)
+                          if m.start() == 0 and _plain_description(m.group("description"), names)]
             out += [(at, _said(first), thing) for thing in direct]
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
@@ -4504,6 +4528,17 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     return None
 
 
+def _known_not_done(sentence: str, start: int, acted: int, thing: int) -> bool:
+    """Whether the act whose doer is named at ``start`` of ``sentence`` (ending at ``acted``; the thing at ``thing``)
+    stands under a verb of knowing or remembering (:data:`KNOWN_NOT_DONE`: the verb right before the doer, and a why, a
+    how or a time gone between the doer and the thing where the row asks it): a fact known or remembered, not an act
+    of the scene's now (H9, stop 56). Reads only the few characters before the doer and the span to the thing."""
+    head = sentence[max(0, start - 12):start]
+    between = sentence[acted:thing] if thing > acted else ""
+    return any((verb is None or verb.search(head)) and (needed is None or needed.search(between))
+               for verb, needed in KNOWN_NOT_DONE)
+
+
 NAME_LENGTHS = (2, 3, 4)
 """The lengths of a cast name read right after a post (:func:`_post_of_another`): 孙志刚, 欧阳明月."""
 
@@ -4623,19 +4658,30 @@ HOLDER_NEAR = 3
 """How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
 
 
-def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], sentence: str,
+                             clause_led: str | None = None) -> Iterator[re.Match[str]]:
     """The matches of ``pattern`` (group 1 who acts, group 2 what stands between them and the act) in ``sentence``, a
     match naming someone in its group 2 tried again from that name: 孙德海走了以后，郭长庚从腰里拿出竹刀，递给郭秀兰 is
     郭长庚's giving, where a left-to-right reading took 孙德海 with a name between and dropped it (H8, stop 56: U12's
-    giving after a clause of another). Each try starts further on: linear in the sentence but for the short gap."""
+    giving after a clause of another). With ``clause_led`` (the group of what stands between), only a name leading the
+    last clause of that group is tried again: 温驿丞点了点头，小蔡解下潜水表 is 小蔡's use, while 温驿丞从小蔡枕头底下摸出…
+    (a name inside the clause, no subject) stays 温驿丞's, and so does 他点点头，拿起… (no name leads the clause) (H9, stop
+    56). Each try starts further on: linear in the sentence but for the short gap."""
     pos = 0
     while (m := pattern.search(sentence, pos)) is not None:
-        other = names.search(m.group(2))
-        if other is None:
+        if clause_led is None:
+            other = names.search(m.group(2))
+            at = m.start(2) + other.start() if other is not None else -1
+        else:
+            lead = m.group(clause_led)
+            cut = max((mark.end() for mark in CLAUSE_MARKS.finditer(lead)), default=0)
+            cut += len(lead[cut:]) - len(lead[cut:].lstrip())
+            at = m.start(clause_led) + cut if cut > 0 and names.match(lead, cut) else -1
+        if at < 0:
             yield m
             pos = m.end()
         else:
-            pos = m.start(2) + other.start()
+            pos = at
 
 
 def _brought_to_holder(names: re.Pattern[str], aliases: dict[str, str], after: str, holder: str,
