@@ -2536,13 +2536,21 @@ STAYED_PUT = re.compile(r"(?:没有?|不|未|别)[^。！？，,]{0,2}?(?:离开
 
 
 @functools.lru_cache(maxsize=8)
-def _stretch_patterns(forms: str, places: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """``(at, same, named)`` of :func:`_two_at_once` for a book's cast (``forms``) and places (``places``): compiled
-    once a book."""
-    at = re.compile(rf"({forms})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,8}}?){STAYED_AT}(?P<place>{places})")
+def _stretch_patterns(forms: str, places: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str],
+                                                                  dict[str, str]]:
+    """``(at, same, named, full)`` of :func:`_two_at_once` for a book's cast (``forms``) and places (``places``),
+    ``full`` each place and each tail of one that no other place ends with (车间 of 榨糖车间) to its whole name:
+    compiled once a book."""
+    ends: dict[str, set[str]] = {}
+    for place in places:
+        for k in range(2, len(place) + 1):
+            ends.setdefault(place[-k:], set()).add(place)
+    full = {**{e: next(iter(ps)) for e, ps in ends.items() if len(ps) == 1}, **{p: p for p in places}}
+    said = "|".join(map(re.escape, sorted(full, key=len, reverse=True)))
+    at = re.compile(rf"({forms})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,8}}?){STAYED_AT}(?P<place>{said})")
     same = re.compile(rf"(?:{SAME_TIME.pattern})[，,]?\s*[^。！？；;：:“”\n]{{0,6}}?(?P<who>{forms}|[他她])"
-                      rf"(?P<gap>[^。！？；;，,：:“”\n的被]{{0,6}}?){STAYED_AT}(?P<place>{places})")
-    return at, same, re.compile(forms)
+                      rf"(?P<gap>[^。！？；;，,：:“”\n的被]{{0,6}}?){STAYED_AT}(?P<place>{said})")
+    return at, same, re.compile(forms), full
 
 
 def _two_at_once(world: World, lines: list[str], first_line: int) -> list[Finding]:
@@ -2559,7 +2567,7 @@ def _two_at_once(world: World, lines: list[str], first_line: int) -> list[Findin
     forms = _forms_of(world, world.cards)
     if not forms:
         return []
-    at, same, named = _stretch_patterns(forms, "|".join(map(re.escape, places)))
+    at, same, named, full = _stretch_patterns(forms, tuple(places))
     kept: dict[str, tuple[str, bool]] = {}  # person -> (place A, told as a stretch) while nothing moved since
     last = ""  # the last one named in the narration: whom a 他/她 stands for
     out: list[Finding] = []
@@ -2579,12 +2587,12 @@ def _two_at_once(world: World, lines: list[str], first_line: int) -> list[Findin
                 found = kept.get(who)
                 if found and (found[1] or m.group("exact")) and not MOVING.search(STAYED_PUT.sub("", m.group("gap"))) \
                         and not (m.start("who") > 0 and text[m.start("who") - 1] in NOT_SUBJECT) \
-                        and not _related(world, found[0], m.group("place")) \
-                        and not {found[0], m.group("place")} & ROOMS:
+                        and not _related(world, found[0], full[m.group("place")]) \
+                        and not {found[0], full[m.group("place")], m.group("place")} & ROOMS:
                     out.append(Finding("连贯", WARN, f"{who} 此前在「{found[0]}」（位置），同一时间正文却又在"
-                                       f"「{m.group('place')}」，中间没有写{world.gender.get(who, '他')}离开",
+                                       f"「{full[m.group('place')]}」，中间没有写{world.gender.get(who, '他')}离开",
                                        first_line + i, sentence.start() + m.start(), text.strip()[:60],
-                                       Subject("位置", who, m.group("place"))))
+                                       Subject("位置", who, full[m.group("place")])))
                     kept.pop(who)
             stayed = [] if quiet else list(at.finditer(text))
             if not stayed and MOVING.search(STAYED_PUT.sub("", text)):
@@ -2593,7 +2601,7 @@ def _two_at_once(world: World, lines: list[str], first_line: int) -> list[Findin
                 w = world.aliases.get(s.group(1))
                 if w and not MOVING.search(STAYED_PUT.sub("", s.group("gap"))) \
                         and not (s.start() > 0 and text[s.start() - 1] in NOT_SUBJECT):
-                    kept[w] = (s.group("place"), bool(STRETCH.search(text)))
+                    kept[w] = (full[s.group("place")], bool(STRETCH.search(text)))
             names = [world.aliases.get(n.group(), "") for n in named.finditer(text)]
             last = next((n for n in reversed(names) if n), last)
     return out
