@@ -1576,6 +1576,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
         out += _too_soon(world, sentences, first_line, here)
+    if names is not None:
+        out += _two_at_once(world, lines, first_line)
     if names is not None and pov:
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
@@ -2621,6 +2623,106 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
 def _clause_start(text: str, at: int) -> int:
     """Where the clause holding position ``at`` of ``text`` starts (after its last comma or semicolon before ``at``)."""
     return max(text.rfind(c, 0, at) for c in "，,；;") + 1
+
+
+SAME_TIME = re.compile(r"(?P<exact>与此同时|(?:就在)?同一(?:个)?(?:时间|时刻|时候))|(?:就在)?同一(?:个)?(?:天|日)(?:的)?"
+                       r"(?:晚上|夜里|夜晚|深夜|半夜|下午|上午|早上|早晨|清早|傍晚|黄昏|中午|晌午|后晌|夜)")
+"""A marker that puts what follows at the time just told: the very moment (``exact``: 同一时间, 与此同时) or a part of
+the same day (同一天晚上), general Chinese read before a person in their sentence. A bare 同时 (他同时也在想) and 就在这时
+(someone coming in) are none."""
+STRETCH = re.compile(r"一直|始终|整夜|整晚|一整天|一整夜|一整晚|整整一[天夜晚]|一步也没|一步都没|寸步不离|直到天亮|"
+                     r"没有?(?:离开|挪|动)过")
+"""Words that keep a person at a place over a stretch of time (一直坐在车间门口, 一步也没离开): needed for a part of the
+same day; the very moment (同一时间) needs only the place last told."""
+STAYED_AT = r"(?:坐在|待在|呆在|守在|留在|躲在|蹲在|站在|睡在|住在|等在|在)"
+"""How a person is at a place in a stretch or a same-time sentence (坐在, 守在, a bare 在)."""
+DAY_TURN = re.compile(r"第二天|第二日|次日|翌日|隔天|隔日|第三天|过了[一两几]?[天日]|[一两几数]天[以之]?后|后来|那天之后|几天来")
+"""A time of another day between two sentences: what follows is no longer the stretch's time."""
+NOT_THERE_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, COUNTED_HABIT,
+                                     MEDIUM.pattern, r"想象|以为|听说|据说|说是|仿佛|好像|似乎|如果|要是|假如|打算|准备|计划|"
+                                                    r"想着|要去|会去|本该|本来|原本|写信|来信|信里")))
+""":data:`NOT_NOW` less its remembered day (a paragraph opening on 那天晚上 is the stretch itself), with a call, a letter
+(:data:`MEDIUM`), a belief, hearsay, a condition or a plan: a sentence saying none of where a person is now."""
+MOVING = re.compile("|".join((*MOVE_VERBS, *GONE_FOR, r"离开|出了|出门|动身|起身|赶[去来回往到]|[骑坐开上下]车|[去回来跑走溜]")))
+"""Any going or coming between the stretch and the same-time sentence: whoever it is may have moved."""
+ROOMS = frozenset(("办公室", "会议室", "值班室", "传达室", "房间", "屋里", "里屋", "外屋", "堂屋", "正屋", "厢房", "厨房",
+                   "灶房", "伙房", "客厅", "卧室", "书房", "院子", "院里", "前院", "后院", "天井", "门口", "楼上", "楼下",
+                   "走廊", "过道", "库房", "仓库", "地下室", "阁楼", "大厅", "饭堂", "食堂"))
+"""Rooms of any building: a place so named may be a room of the other place, no second place (厂部 and 办公室)."""
+STAYED_PUT = re.compile(r"(?:没有?|不|未|别)[^。！？，,]{0,2}?(?:离开|挪|动|走|去|回|出)")
+"""A going denied (一步也没离开, 没走): no move; blanked before :data:`MOVING` is read."""
+
+
+@functools.lru_cache(maxsize=8)
+def _stretch_patterns(forms: str, places: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str],
+                                                                  dict[str, str]]:
+    """``(at, same, named, full)`` of :func:`_two_at_once` for a book's cast (``forms``) and places (``places``),
+    ``full`` each place and each tail of one that no other place ends with (车间 of 榨糖车间) to its whole name:
+    compiled once a book."""
+    ends: dict[str, set[str]] = {}
+    for place in places:
+        for k in range(2, len(place) + 1):
+            ends.setdefault(place[-k:], set()).add(place)
+    full = {**{e: next(iter(ps)) for e, ps in ends.items() if len(ps) == 1}, **{p: p for p in places}}
+    said = "|".join(map(re.escape, sorted(full, key=len, reverse=True)))
+    at = re.compile(rf"({forms})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,8}}?){STAYED_AT}(?P<place>{said})")
+    same = re.compile(rf"(?:{SAME_TIME.pattern})[，,]?\s*[^。！？；;：:“”\n]{{0,6}}?(?P<who>{forms}|[他她])"
+                      rf"(?P<gap>[^。！？；;，,：:“”\n的被]{{0,6}}?){STAYED_AT}(?P<place>{said})")
+    return at, same, re.compile(forms), full
+
+
+def _two_at_once(world: World, lines: list[str], first_line: int) -> list[Finding]:
+    """位置: one person the narration puts at place A and then, at the same time (:data:`SAME_TIME`: 同一时间, 与此同时;
+    同一天晚上 only after a stretch at A, :data:`STRETCH`: 那天晚上，X一直坐在车间门口), at a place B unrelated to A
+    (:func:`_related`: not one inside the other, not both in a third) — by name, alias, kinship word, or a 他/她 of the
+    last one named — with no going or coming of anyone (:data:`MOVING`, not denied: :data:`STAYED_PUT`) in between,
+    no other day (:data:`DAY_TURN`), and neither sentence a memory, dream, call, letter, belief or plan
+    (:data:`NOT_THERE_NOW`). Places are the world's (cards, 世界观). The finding names the card field and the
+    same-time sentence. One pass over the draft's narration, a sentence at a time; silent without any marker."""
+    places = sorted((p for p in world.places if len(p) >= 2), key=len, reverse=True)
+    if not places or not any(SAME_TIME.search(line) for line in lines):
+        return []
+    forms = _forms_of(world, world.cards)
+    if not forms:
+        return []
+    at, same, named, full = _stretch_patterns(forms, tuple(places))
+    kept: dict[str, tuple[str, bool]] = {}  # person -> (place A, told as a stretch) while nothing moved since
+    last = ""  # the last one named in the narration: whom a 他/她 stands for
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        if not narration.strip():
+            continue
+        for sentence in _SENTENCE.finditer(narration):
+            text = sentence.group()
+            if DAY_TURN.search(text):
+                kept.clear()
+            quiet = bool(NOT_THERE_NOW.search(text))
+            m = same.search(text) if kept and not quiet else None
+            if m:
+                who = last if m.group("who") in "他她" and world.gender.get(last) == m.group("who") \
+                    else world.aliases.get(m.group("who"), "")
+                found = kept.get(who)
+                if found and (found[1] or m.group("exact")) and not MOVING.search(STAYED_PUT.sub("", m.group("gap"))) \
+                        and not (m.start("who") > 0 and text[m.start("who") - 1] in NOT_SUBJECT) \
+                        and not _related(world, found[0], full[m.group("place")]) \
+                        and not {found[0], full[m.group("place")], m.group("place")} & ROOMS:
+                    out.append(Finding("连贯", WARN, f"{who} 此前在「{found[0]}」（位置），同一时间正文却又在"
+                                       f"「{full[m.group('place')]}」，中间没有写{world.gender.get(who, '他')}离开",
+                                       first_line + i, sentence.start() + m.start(), text.strip()[:60],
+                                       Subject("位置", who, full[m.group("place")])))
+                    kept.pop(who)
+            stayed = [] if quiet else list(at.finditer(text))
+            if not stayed and MOVING.search(STAYED_PUT.sub("", text)):
+                kept.clear()  # someone going or coming (named, a 他/她, or none): whoever it is may have moved
+            for s in stayed:
+                w = world.aliases.get(s.group(1))
+                if w and not MOVING.search(STAYED_PUT.sub("", s.group("gap"))) \
+                        and not (s.start() > 0 and text[s.start() - 1] in NOT_SUBJECT):
+                    kept[w] = (full[s.group("place")], bool(STRETCH.search(text)))
+            names = [world.aliases.get(n.group(), "") for n in named.finditer(text)]
+            last = next((n for n in reversed(names) if n), last)
+    return out
 
 
 @functools.lru_cache(maxsize=32)
