@@ -31,7 +31,10 @@ thousands of places each come from or gone to (each searched for in the rest of 
 of handover lines each of one of a card's thousands of things (each thing's tails tried against every name, its kind
 searched for in the prose, the prose split into sentences again); the ``fifteenth_`` cases (the fifteenth look) against
 stop 55's readers — hundreds of told handovers of a card's thousands of things, each thing's head after 把 asked of every
-name and thing, a title on a surname of thousands of ranked cards, and thousands of turns of one speaker.
+name and thing, a title on a surname of thousands of ranked cards, and thousands of turns of one speaker; the
+``sixteenth_`` cases (the sixteenth look) against stop 55's leftovers — a card of thousands of things beside one line
+naming them all, and hundreds of handover lines of them, told or not; thousands of info gaps beside a draft saying
+their keywords; thousands of cards each a relative of the next.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -469,6 +472,33 @@ thousands of quotes of one speaker each followed by a quote alone (the turn-taki
     }
 
 
+def sixteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Drafts built against stop 55's leftovers (the sixteenth look): a card of thousands of things beside a draft on one
+    line naming every one of them (每样都摸了摸物X。: the things' forms looked for in the draft, their pattern, a
+    finding's place on a line of 60,000 characters) and hundreds of contract lines each handing one over (each line's
+    terms read by the pattern of the book's thousands of names and things, the prose searched for each thing's forms),
+    as :func:`sixth_look`."""
+    things = held(n // 15)
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 物{t}\n" for t in things))}
+    named = "".join(f"许砚摸了摸物{t}。" for t in things)[:n]
+    words = held(n // 15)
+    gaps = {f"{L.信息差}/S-{k + 100:04d}-密.md": SECRET.replace("大长老", "顾衡").replace("灭门真凶是大长老", w)
+            .replace("灭门", w).replace("血书", w[::-1]) for k, w in enumerate(words)}
+    told = "".join(f"许砚说起{w}。" for w in words)[:n]
+    kin = ["王" + t[:2] for t in held(n // 30)]
+    cards = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 在世\n位置: 仁济医院\n最后变更章: 0\n---\n## 设定\n"
+             f"{kin[(k + 1) % len(kin)]}的妹妹。\n" for k, p in enumerate(kin)}
+    return {
+        "sixteenth_info_gaps": (gaps, HEAD + told + fill("林知夏点头。", n - len(told))),
+        "sixteenth_cards_related": (cards, HEAD + fill(PROSE, n)),
+        "sixteenth_all_things_named": (holding, HEAD + named + fill("许砚摸了摸物件。", n - len(named)),
+                                       [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),
+        "sixteenth_handovers_untold": (holding, HEAD + fill("许砚看了看窗外。", n),
+                                       [f"许砚把物{t}交给林知夏" for t in things[:n // 120]]),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -546,10 +576,10 @@ def main() -> None:
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
-                         **fourteenth_look(cap // 4), **fifteenth_look(cap // 4)}
+                         **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
                      **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
-                     **fifteenth_look(cap)}
+                     **fifteenth_look(cap), **sixteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -44,7 +44,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import Spots, alternation, found_at, starts_of
+from lw_storyrepo.wordsre import Spots, alternation, found_at, guarded, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -149,7 +149,8 @@ class CheckContext:
         has a keyword."""
         def build() -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
             all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
-            return (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+            # guarded: the keywords' first level told apart (thousands of gaps' keywords, each voice read; A16)
+            return (re.compile(guarded(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
                 if all_kws else None
         return self.per_book("keywords", (self.secrets,), build)  # a context of other secrets reads its own
 
@@ -371,13 +372,14 @@ class CheckContext:
 
 def looks_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
     """``{held thing: {words}}``: what its holder's card says of it between a measure word and its
-    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters."""
+    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters. Each thing
+    found by ``str.find`` (:func:`starts_of`), no pattern compiled for each of a card's thousands of things (A16)."""
     out: dict[str, set[str]] = {}
     for name, text in texts.items():
         body = free_text(text)
         for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
-            for m in re.finditer(re.escape(thing), body):
-                look = re.search(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$", body[max(0, m.start() - 9):m.start()])
+            for at in starts_of(thing, body):
+                look = _LOOK.search(body[max(0, at - 9):at])
                 if look:
                     out.setdefault(thing, set()).add(look.group(1))
     return {thing: frozenset(words) for thing, words in out.items()}
@@ -480,13 +482,14 @@ def card_texts(repo: StoryRepo) -> dict[str, str]:
 def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
     """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
     character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
-    two relatives of the same character share (two uncles) is left out."""
-    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    two relatives of the same character share (two uncles) is left out. The name a relation follows is the longest
+    ending the text before it, looked up by :func:`named_ends` (not every name tried: cards × cards; A16, stop 56)."""
+    names = named_ends(aliases)
     out: dict[str, dict[str, str]] = {}
     clash: set[tuple[str, str]] = set()
     for person, text in texts.items():
         for before, forms in relations(text):
-            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
+            anchor = next((aliases[n] for n in names.of(before)), None)
             if anchor is None or anchor == person:
                 continue
             for form in forms:
@@ -557,10 +560,10 @@ def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, fr
     (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
     texts = card_texts(repo) if texts is None else texts
     forms = {name: set(kin_forms(text)) for name, text in texts.items()}
-    names = sorted((n for n in texts if len(n) >= 2), key=len, reverse=True)
+    names = named_ends(texts)  # the longest name ending the text before a relation, looked up (not cards × cards)
     for person, text in texts.items():  # 马秀兰's card says 杜建国的师父: 杜建国 is 徒弟
         for before, other_side in reverse_relations(text):
-            anchor = next((n for n in names if before.endswith(n)), None)
+            anchor = next(names.of(before), None)
             if anchor is not None and anchor != person:
                 forms.setdefault(anchor, set()).update(other_side)
     return {name: frozenset(f) for name, f in forms.items() if f}
@@ -1219,12 +1222,7 @@ def _every(word: str, line: str) -> list[int]:
     line, as :func:`_spots`)."""
     if len(line) >= LINE_SPOTS_MIN:
         return _LINE_SPOTS.of(line, lambda: Spots(line)).every(word)
-    out: list[int] = []
-    at = line.find(word)
-    while at >= 0:
-        out.append(at)
-        at = line.find(word, at + 1)
-    return out
+    return _all_starts(word, line)
 
 
 class _Starting:
@@ -1343,22 +1341,59 @@ def _sentences_of(body: str) -> tuple[list[int], list[int], list[str]]:
 
 
 def _sentences_naming(body: str, forms: Iterable[str], starts: list[int], ends: list[int]) -> list[int]:
-    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of`) holding one of ``forms``
-    whole: each form found in the prose by ``str.find``, a sentence once (the next search from its end), not every
-    sentence searched for every form of each handover line's thing."""
+    """The indexes, in order, of the sentences (``starts``/``ends`` of :func:`_sentences_of` of this ``body``) holding
+    one of ``forms`` whole: each form's sentences read once a prose (:class:`_Naming`), not every sentence searched for
+    every form of each handover line's thing, nor the whole prose searched again for each line's forms."""
     if "" in forms:
         return list(range(len(starts)))
+    naming = _NAMING_READ.of(body, lambda: _Naming(body, starts, ends))
     named: set[int] = set()
     for form in forms:
-        at = body.find(form)
-        while at >= 0:
-            k = bisect_right(starts, at) - 1
-            if k >= 0 and at + len(form) <= ends[k]:
-                named.add(k)
-                at = body.find(form, ends[k])
-            else:
-                at = body.find(form, at + 1)
+        named.update(naming.of(form))
     return sorted(named)
+
+
+FIND_MAX = 64
+"""Up to this many forms are looked for in a prose by ``str.find`` (:class:`_Naming`); more, through its pieces."""
+
+
+class _Naming:
+    """The sentences of one prose naming each form asked of it, each form's read once: its mentions found by
+    ``str.find`` for the first :data:`FIND_MAX` forms, then through the prose cut once into pieces of two characters
+    (:class:`~lw_storyrepo.wordsre.Spots`) — hundreds of handover lines, each searching the whole prose for each form
+    of its thing, cost lines × the prose (A16, stop 56). A mention counts in the sentence it starts in when it ends
+    there too."""
+
+    def __init__(self, body: str, starts: list[int], ends: list[int]) -> None:
+        self.body, self.starts, self.ends = body, starts, ends
+        self.named: dict[str, tuple[int, ...]] = {}
+        self.spots: Spots | None = None
+
+    def of(self, form: str) -> tuple[int, ...]:
+        """The indexes of the sentences holding ``form`` (not empty) whole, in order."""
+        known = self.named.get(form)
+        if known is None:
+            if self.spots is None and len(self.named) >= FIND_MAX:
+                self.spots = Spots(self.body, cut=2)
+            at_all = self.spots.every(form) if self.spots is not None else _all_starts(form, self.body)
+            inside = {k for at in at_all for k in [bisect_right(self.starts, at) - 1]
+                      if k >= 0 and at + len(form) <= self.ends[k]}
+            known = self.named[form] = tuple(sorted(inside))
+        return known
+
+
+def _all_starts(word: str, text: str) -> list[int]:
+    """Every start of ``word`` (not empty) in ``text``, overlapping ones too, by ``str.find``."""
+    out: list[int] = []
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
+_NAMING_READ = PerProse()
+"""The prose :func:`_sentences_naming` last read and its :class:`_Naming`."""
 
 
 def _forms_of(ctx: CheckContext, text: str) -> tuple[str, ...]:
@@ -2042,6 +2077,8 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
+_LOOK = re.compile(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$")
+"""What :func:`looks_of` reads before a held thing: a measure word and its looks."""
 _BROUGHT_IN = re.compile(rf"[一两几][{_MEASURE}]")
 """A count and a measure word in the clause before a thing's word: :func:`_told_as_known`'s thing brought in new."""
 
@@ -2662,8 +2699,10 @@ class _Clauses(NamedTuple):
 @functools.lru_cache(maxsize=8)
 def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
     """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
-    the same terms: each draft's context asks again for the book's thousands of names."""
-    return re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+    the same terms: each draft's context asks again for the book's thousands of names. A tree of the terms
+    (:func:`~lw_storyrepo.wordsre.alternation`, the same longest match at each place), not one branch per term: a flat
+    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16)."""
+    return re.compile(alternation(terms))
 
 
 @functools.lru_cache(maxsize=8)
@@ -2903,6 +2942,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
+    holding: dict[str, list[int]] | None = None  # keyword -> the gaps (their indexes) holding it, built at the first hit
     for voice in said if said is not None else voices(ctx, lines, letters=True):
         present = set(kw_re.findall(voice.words))
         if not present:
@@ -2910,7 +2950,15 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                 out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
-        for (sid, knowers, reader, kws), where in zip(ctx.secrets, wheres):
+        # only the gaps holding a keyword the voice says can find anything in it: looked up, in the gaps' order,
+        # not every gap asked at every voice (thousands of gaps × thousands of voices; A16, stop 56)
+        if holding is None:
+            holding = {}
+            for k, where in enumerate(wheres):
+                for word in where:
+                    holding.setdefault(word, []).append(k)
+        for k in sorted({k for word in present for k in holding.get(word, ())}):
+            (sid, knowers, reader, kws), where = ctx.secrets[k], wheres[k]
             who = voice.speaker
             if not kws or (who is None and sid in (revealed or ())):
                 continue  # the reader told (读者已知=是) frees the narration only: a character outside the gap still does not know

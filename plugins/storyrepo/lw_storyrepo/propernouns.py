@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ from lwcore.api import LwError
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.nametables import NameTables, charfreq_path, name_tables, tables_key
 from lw_storyrepo.names import KINSHIP, SURNAME_CHARS, address_forms, surname_of
 from lw_storyrepo.sources import read_text
 from lw_storyrepo.wordsre import alternation, occurring, starts_of
@@ -292,71 +294,57 @@ class Noun:
 
 
 class _Lexicon:
-    """jieba's dictionary: frequency and tag of a word, and token boundaries (loaded once)."""
+    """jieba's dictionary: frequency and tag of a word, and token boundaries (loaded once).
+    The tables are read from the plugin's data folder (``cache_dir``, default
+    :func:`lw_storyrepo.nametables.default_dir`) when a fresh copy is there, else built by
+    :meth:`build` and kept there: :mod:`lw_storyrepo.nametables`."""
 
-    def __init__(self) -> None:
-        # the one deferred import inside the plugin: jieba's tables and dictionary take about a
-        # second to load, and only the new-name check needs them
+    SOURCES = (__name__, "lw_storyrepo.changes", "lw_storyrepo.dialect", "lw_storyrepo.names",
+               "lw_storyrepo.sources", "lw_storyrepo.wordsre")
+    """The modules whose code (this one's rules, the others' constants) derives the tables."""
+
+    def __init__(self, cache_dir: Path | None = None) -> None:
+        # the one deferred import inside the plugin: jieba's tables and dictionary take seconds
+        # to load, and only the new-name check needs them
         import logging
 
         import jieba
-        import jieba.posseg
 
         jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
         self.jieba = jieba
+        tables = name_tables(self.build, tables_key(self.inputs(), jieba.__version__), cache_dir)
+        if not jieba.dt.initialized:  # the tables came from the file: jieba's own load is skipped
+            with jieba.dt.lock:
+                jieba.dt.FREQ, jieba.dt.total = tables.freq, tables.total
+                jieba.dt.initialized = True
+        self.tables = tables
         self.freq: dict[str, int] = jieba.dt.FREQ
-        self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
-        self._given: dict[str, float] | None = None
-        self._famous: frozenset[str] | None = None
+        self.tags: dict[str, str] = tables.tags
         self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
-        self.given("")
-        self.famous()  # built with the dictionary: part of the one-time load, not of a draft's check
+
+    def inputs(self) -> list[Path]:
+        """Every file the tables are derived from: jieba's dictionary, ngender's name table,
+        and the source of this module and of the plugin modules it reads constants from."""
+        own = [Path(str(sys.modules[name].__file__)) for name in self.SOURCES]
+        dictionary = self.jieba.dt.dictionary or Path(self.jieba.__file__).parent / self.jieba.DEFAULT_DICT_NAME
+        return [Path(dictionary), charfreq_path(), *own]
+
+    def build(self) -> NameTables:
+        """The tables built cold from jieba's dictionary and ngender's name table."""
+        import jieba.posseg  # the same deferred import: its tagger parses the dictionary when imported
+
+        self.jieba.initialize()
+        freq: dict[str, int] = self.jieba.dt.FREQ
+        tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
+        return NameTables(freq, self.jieba.dt.total, tags, _given_scores(freq, tags), _famous_people(tags))
 
     def famous(self) -> frozenset[str]:
-        """The people the dictionary knows by name (tag nr, two or three characters) that could
-        be someone in a story: no address form (老X, 小X), role, title or particle in them."""
-        if self._famous is None:
-            self._famous = frozenset(
-                w for w, tag in self.tags.items()
-                if tag.startswith("nr") and 2 <= len(w) <= 3 and w[0] not in "老小大阿二" and _clean(w)
-                and not w.endswith(TITLES + ROLE_TITLES) and not set(w) & FUNCTION)
-        return self._famous
+        """The people the dictionary knows by name (:func:`_famous_people`)."""
+        return self.tables.famous
 
     def given(self, ch: str) -> float:
-        """How much ``ch`` reads as part of a given name (0–1), the mean of two readings:
-
-        - how often the ~36,000 surname-led people of jieba's dictionary (tag nr) carry it
-          after their surname, against how often the dictionary's other words do;
-        - how often it stands in the ~32 million given-name characters counted by the ngender
-          package (its ``charfreq.csv``), against how often jieba's words use it.
-
-        The second is the larger sample of real names: it reads 为, 草, 菜, 骨 as seldom a
-        name's (修为, 艾草, 剁骨刀 are words) and 翥, 湜 as names' (谢翥, 庄湜). A character that
-        ends an address form (玄老, 麦翁, 陈叔) keeps the first reading only: ngender counts
-        given names, never the forms people are called by."""
-        if self._given is None:
-            names: Counter[str] = Counter()
-            words: Counter[str] = Counter()
-            for word, tag in self.tags.items():
-                if tag == "nr" and 2 <= len(word) <= 3 and word[0] in SURNAMES:
-                    names.update(word[1:])
-                elif tag == "n" or not tag.startswith("n"):
-                    words.update(set(word))
-            jieba_given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
-            counted = _name_char_counts()
-            in_names = sum(counted.values()) or 1
-            text: Counter[str] = Counter()
-            for word, f in self.freq.items():
-                if f and len(word) <= 4:
-                    for c in word:
-                        text[c] += f
-            in_text = sum(text.values()) or 1
-            ngender_given = {c: (n / in_names) / (n / in_names + text[c] / in_text + 1e-7) for c, n in counted.items()}
-            self._given = {c: jieba_given.get(c, 0.0) if c in ADDRESS_ENDS
-                           else (jieba_given.get(c, 0.0) + ngender_given.get(c, 0.0)) / 2
-                           for c in set(jieba_given) | set(ngender_given)}
-        return self._given.get(ch, 0.0)
+        """How much ``ch`` reads as part of a given name (0–1): :func:`_given_scores`."""
+        return self.tables.given.get(ch, 0.0)
 
     def boundaries(self, line: str, known: re.Pattern[str] | None = None,
                    cuts: dict[str, tuple[int, ...]] | None = None) -> set[int]:
@@ -475,12 +463,7 @@ def _name_char_counts() -> Counter[str]:
     """How often each character stands in a given name (men's and women's counts added), from
     the ``charfreq.csv`` table the ngender package ships (MIT; a pinned dependency). The file is
     read as data, never imported: the package's own code is not run."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("ngender")
-    if spec is None or not spec.submodule_search_locations:
-        raise LwError("缺少 ngender 包（新专名检查的名字用字表）：请运行 make setup")
-    path = Path(next(iter(spec.submodule_search_locations))) / "charfreq.csv"
+    path = charfreq_path()
     with path.open(encoding="utf-8") as handle:
         text = handle.read(NAME_CHARS_MAX)
     counts: Counter[str] = Counter()
@@ -491,11 +474,55 @@ def _name_char_counts() -> Counter[str]:
     return counts
 
 
+def _famous_people(tags: dict[str, str]) -> frozenset[str]:
+    """The people the dictionary knows by name (tag nr, two or three characters) that could
+    be someone in a story: no address form (老X, 小X), role, title or particle in them."""
+    return frozenset(
+        w for w, tag in tags.items()
+        if tag.startswith("nr") and 2 <= len(w) <= 3 and w[0] not in "老小大阿二" and _clean(w)
+        and not w.endswith(TITLES + ROLE_TITLES) and not set(w) & FUNCTION)
+
+
+def _given_scores(freq: dict[str, int], tags: dict[str, str]) -> dict[str, float]:
+    """How much each character reads as part of a given name (0–1), the mean of two readings:
+
+    - how often the ~36,000 surname-led people of jieba's dictionary (tag nr) carry it
+      after their surname, against how often the dictionary's other words do;
+    - how often it stands in the ~32 million given-name characters counted by the ngender
+      package (its ``charfreq.csv``), against how often jieba's words use it.
+
+    The second is the larger sample of real names: it reads 为, 草, 菜, 骨 as seldom a
+    name's (修为, 艾草, 剁骨刀 are words) and 翥, 湜 as names' (谢翥, 庄湜). A character that
+    ends an address form (玄老, 麦翁, 陈叔) keeps the first reading only: ngender counts
+    given names, never the forms people are called by."""
+    names: Counter[str] = Counter()
+    words: Counter[str] = Counter()
+    for word, tag in tags.items():
+        if tag == "nr" and 2 <= len(word) <= 3 and word[0] in SURNAMES:
+            names.update(word[1:])
+        elif tag == "n" or not tag.startswith("n"):
+            words.update(set(word))
+    jieba_given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+    counted = _name_char_counts()
+    in_names = sum(counted.values()) or 1
+    text: Counter[str] = Counter()
+    for word, f in freq.items():
+        if f and len(word) <= 4:
+            for c in word:
+                text[c] += f
+    in_text = sum(text.values()) or 1
+    ngender_given = {c: (n / in_names) / (n / in_names + text[c] / in_text + 1e-7) for c, n in counted.items()}
+    return {c: jieba_given.get(c, 0.0) if c in ADDRESS_ENDS
+            else (jieba_given.get(c, 0.0) + ngender_given.get(c, 0.0)) / 2
+            for c in set(jieba_given) | set(ngender_given)}
+
+
 _LEXICON: _Lexicon | None = None
 
 
 def lexicon() -> _Lexicon:
-    """The dictionary, loaded on first use (about a second, once per process)."""
+    """The dictionary, loaded on first use (once per process: a second or two from the tables
+    kept in the plugin's data folder, several the first time, :mod:`lw_storyrepo.nametables`)."""
     global _LEXICON
     if _LEXICON is None:
         _LEXICON = _Lexicon()

@@ -36,8 +36,19 @@ def alternation(words: Iterable[str]) -> str:
     return _built(frozenset(w for w in words if w))
 
 
+def guarded(words: Iterable[str]) -> str:
+    """:func:`alternation`'s pattern (the same matches) for words read inside a longer pattern, at places it does
+    not start: behind one look at the words' first characters, and its first level told apart in groups too (a
+    first level of thousands of characters — a card's things — was tried branch by branch at every place the
+    pattern around it reached; A16, stop 56)."""
+    kept = frozenset(w for w in words if w)
+    if not kept:
+        return r"(?!)"
+    return "(?=[" + "".join(map(re.escape, sorted({w[0] for w in kept}))) + "])" + _built(kept, True)
+
+
 @functools.lru_cache(maxsize=64)
-def _built(words: frozenset[str]) -> str:
+def _built(words: frozenset[str], top: bool = False) -> str:
     tree: dict[str, Any] = {}  # character -> subtree; _END -> the word ending there
     for word in words:
         if word:
@@ -61,7 +72,7 @@ def _built(words: frozenset[str]) -> str:
                 stack.append((c, child, iter(sorted(k for k in child if k)), []))
             continue
         stack.pop()
-        pattern = _group(branches, _END in node, len(stack) > 0)
+        pattern = _group(branches, _END in node, len(stack) > 0 or top)
         if not stack:
             return pattern
         stack[-1][3].append((char, pattern))
@@ -162,13 +173,15 @@ SPOTS_CUT_MAX = 8
 
 class Spots:
     """Where words stand in one text, for many words asked of it (a contract line of thousands of places, each asked
-    where it stands): the text is cut once per word length (up to :data:`SPOTS_CUT_MAX`) and each word looked up,
-    not each searched for from the text's start (``str.find`` walked the rest of a 30,000-character line for each
-    of its 4,000 places, and again in each rule asking; A14, stop 55). Cost: the text's length per distinct length
-    asked, then each word's own mentions (a longer word: the mentions of its first :data:`SPOTS_CUT_MAX` characters)."""
+    where it stands): the text is cut once per word length (up to :data:`SPOTS_CUT_MAX`, or the ``cut`` given) and
+    each word looked up, not each searched for from the text's start (``str.find`` walked the rest of a
+    30,000-character line for each of its 4,000 places, and again in each rule asking; A14, stop 55). Cost: the text's
+    length per distinct length asked, then each word's own mentions (a longer word: the mentions of its first piece)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, cut: int = SPOTS_CUT_MAX) -> None:
+        """``cut``: the longest piece cut (a longer word is looked up by its first piece this long, then checked)."""
         self.text = text
+        self.cut = cut
         self._cut: dict[int, dict[str, list[int]]] = {}
 
     def _pieces(self, n: int) -> dict[str, list[int]]:
@@ -184,9 +197,9 @@ class Spots:
         """Every start of ``word`` (not empty) in the text, overlapping ones too, left to right."""
         if not word:
             return []
-        if len(word) <= SPOTS_CUT_MAX:
+        if len(word) <= self.cut:
             return self._pieces(len(word)).get(word, [])
-        head = self._pieces(SPOTS_CUT_MAX).get(word[:SPOTS_CUT_MAX], [])
+        head = self._pieces(self.cut).get(word[:self.cut], [])
         return [at for at in head if self.text.startswith(word, at)]
 
     def of(self, word: str) -> list[int]:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import continuity_helpers
+from lw_storyrepo import continuity
 from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.findings import Finding
 
@@ -179,3 +180,64 @@ def test_a_letter_or_a_coming_not_done_yesterday_brings_no_one(book: tuple[Any, 
     """昨晚来过信 brings a letter; 昨儿说好要来…没来 no one: silent."""
     assert [f for f in continuity_helpers.findings(body, _world(*book), pov, "1985年6月3日", [pov])
             if f.subject is not None and f.subject.field == "位置"] == []
+
+
+# R56's read of P3 (a 1932 circus book: 阿桂 at 营地, 雷班主's card far at 汉口; the reviewer's sentences)
+CIRCUS = ({"阿桂": {"姓名": "阿桂", "状态": "在世", "位置": "营地"}, "老孟": {"姓名": "老孟", "状态": "在世", "位置": "营地"},
+           "小顺子": {"姓名": "小顺子", "状态": "在世", "位置": "营地"}, "雷班主": {"姓名": "雷班主", "状态": "在世", "位置": "汉口"}},
+          {}, {"营地", "汉口"}, {"阿桂": "她", "老孟": "他", "小顺子": "他", "雷班主": "他"}, frozenset({"汉口"}))
+
+
+@pytest.mark.parametrize("body", [
+    "阿桂擦着铜锣。小丑说：“雷班主昨天来过，坐了一会儿就回汉口了。”",  # 来过 with 昨天: a visit that ended
+    "阿桂擦着铜锣。小丑说：“雷班主昨天来了一封信，说月底才回。”",  # a letter, counted
+    "阿桂擦着铜锣。小丑说：“雷班主昨天到了汉口，今早打了个电话。”",
+    "老孟和小顺子蹲在阿桂旁边。“他在汉口，比在这里太平。”老孟说。",  # 小顺子 sits right there with the speaker
+])
+def test_r56_a_visit_ended_a_letter_or_one_right_there_places_no_one(body: str) -> None:
+    """No far one here today, and no one right there placed away: silent."""
+    assert _placed(body, CIRCUS, "阿桂", ["阿桂", "老孟", "小顺子"]) == []
+
+
+@pytest.mark.parametrize("lore", [
+    "马厩和帐篷不算一处地方，夜里要分开守。",
+    "马厩和帐篷可不能当一个地方。",
+    "从码头到营地，走路算一个地方也不为过。",
+])
+def test_r56_a_denied_one_place_joins_nothing(lore: str) -> None:
+    assert places_inside(lore, {"马厩", "帐篷", "码头", "营地"}) == {}
+
+
+def test_r56_one_place_is_its_own_clause() -> None:
+    """A comma ends the list: the far city of an earlier clause, or another list, is not joined."""
+    places = {"马厩", "帐篷", "码头", "营地", "汉口"}
+    assert places_inside("戏班子从汉口出发，一路走到营地，马厩和帐篷算一处地方。", places) == {"马厩": {"帐篷"}, "帐篷": {"马厩"}}
+    assert places_inside("马厩和帐篷算一处地方，码头和营地算一处地方。", places) \
+        == {"马厩": {"帐篷"}, "帐篷": {"马厩"}, "码头": {"营地"}, "营地": {"码头"}}
+
+
+def test_r56_one_place_lists_cost_their_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lore of thousands of comma-joined one-place pairs is read in work linear in its length (counted, never timed):
+    every start looked up a bounded number of times, each place joined to a bounded few."""
+    looked = [0]
+
+    class Counting(dict[int, list[str]]):
+        def __getitem__(self, key: int) -> list[str]:
+            looked[0] += 1
+            return super().__getitem__(key)
+
+        def get(self, key: int, default: Any = None) -> Any:
+            looked[0] += 1
+            return super().get(key, default)
+
+    real = continuity.found_at
+    monkeypatch.setattr(continuity, "found_at", lambda words, text: Counting(real(words, text)))
+    places = {f"村{i:04d}" for i in range(400)}
+    sizes = []
+    for n in (500, 2000):
+        looked[0] = 0
+        lore = "，".join(f"村{i % 400:04d}和村{(i + 1) % 400:04d}算一处地方" for i in range(n)) + "。"
+        inside = places_inside(lore, places)
+        sizes.append(looked[0])
+        assert max(len(v) for v in inside.values()) <= 2 * continuity.ONE_PLACE_MOST
+    assert sizes[1] <= 5 * sizes[0]

@@ -23,7 +23,7 @@ def test_kernel_finds_the_bundled_plugin_and_its_contributions(tmp_path):
     kernel = Kernel(data_dir=tmp_path)
     record = kernel.plugin("storyrepo")
     assert record.status == "enabled" and record.bundled
-    assert record.manifest.needs == ("subprocess:git",)
+    assert record.manifest.needs == ("subprocess:git", "fs:data_dir")
     names = set(kernel.tools.by_plugin("storyrepo"))
     assert {"story_abandon_promise", "story_move_character", "story_register_secret", "story_query"} <= names
     assert "story" in kernel.cli_commands

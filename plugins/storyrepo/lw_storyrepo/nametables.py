@@ -1,0 +1,158 @@
+"""The new-name check's tables (:class:`lw_storyrepo.propernouns._Lexicon`), kept across processes.
+
+Building them cold takes seconds: jieba's word frequencies and tags are parsed from its
+dictionary, then the given-name scores and the dictionary's famous people are derived. A
+process that finds a fresh copy in ``<data dir>/plugins-data/storyrepo/name-tables.json``
+reads it instead (a fraction of the time); any other process builds them and writes the file.
+
+Contract:
+
+- **one path**: :func:`name_tables` always gets the tables from the caller's ``build``; the
+  file only stands in for that call, and holds exactly what it returned (tests compare them);
+- **keyed** by a digest of every input (:func:`tables_key`): jieba's version and dictionary,
+  ngender's ``charfreq.csv``, the source of the modules whose code derives the tables, and
+  :data:`FORMAT`. A changed input is a stale file, rebuilt;
+- **a safe format**: JSON, checked field by field; nothing in it is ever run;
+- **bounded read** (:data:`MAX_BYTES`), **atomic write** (a temporary file in the same folder,
+  fsynced, then renamed: a reader sees the old file or the whole new one);
+- a missing, corrupt, truncated, oversized, stale or unreadable file, or a folder that cannot be
+  written, is never an error: the tables are built and the author's command goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from lwcore.api import LwError, plugin_data_dir, read_bytes, resolve_data_dir
+
+from lw_storyrepo.faults import fault
+
+PLUGIN_ID = "storyrepo"
+FILE_NAME = "name-tables.json"
+FORMAT = "2"
+"""The file's layout; the tests tie it to :class:`NameTables`' fields."""
+MAX_BYTES = 64_000_000
+"""Bound on the bytes read from the file (it has about 12 MB)."""
+SOURCE_MAX_BYTES = 20_000_000
+"""Bound on each input hashed into the key (jieba's dictionary has about 5 MB)."""
+
+
+@dataclass(frozen=True)
+class NameTables:
+    """``freq``: jieba's word (and word-prefix) frequencies, its ``FREQ``; ``total``: its
+    ``total`` (the dictionary's lines summed: a word listed twice counts twice); ``tags``: its word
+    tags (``jieba.posseg``'s ``word_tag_tab``); ``given``: each character's given-name score;
+    ``famous``: the dictionary's people who could be someone in a story."""
+
+    freq: dict[str, int]
+    total: int
+    tags: dict[str, str]
+    given: dict[str, float]
+    famous: frozenset[str]
+
+
+def default_dir() -> Path:
+    """The plugin's data folder (``--data-dir``-free: ``$LW_HOME`` or the platform's)."""
+    return plugin_data_dir(resolve_data_dir(None, os.environ), PLUGIN_ID)
+
+
+def charfreq_path() -> Path:
+    """ngender's ``charfreq.csv`` (found, never imported), or a located LwError."""
+    spec = importlib.util.find_spec("ngender")
+    if spec is None or not spec.submodule_search_locations:
+        raise LwError("缺少 ngender 包（新专名检查的名字用字表）：请运行 make setup")
+    return Path(next(iter(spec.submodule_search_locations))) / "charfreq.csv"
+
+
+def tables_key(inputs: Iterable[Path], version: str) -> str:
+    """A digest of :data:`FORMAT`, ``version`` and the bytes of every file in ``inputs``."""
+    digest = hashlib.sha256(f"{FORMAT}\0{version}\0".encode())
+    for path in inputs:
+        data = read_bytes(path, max_bytes=SOURCE_MAX_BYTES)
+        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def name_tables(build: Callable[[], NameTables], key: str, folder: Path | None = None) -> NameTables:
+    """The tables ``build`` returns: read from ``folder``'s file when it holds them under
+    ``key``, else built and written there (a write that fails is skipped)."""
+    path = (default_dir() if folder is None else folder) / FILE_NAME
+    tables = _read(path, key)
+    if tables is None:
+        tables = build()
+        _write(path, key, tables)
+    return tables
+
+
+def _read(path: Path, key: str) -> NameTables | None:
+    """The tables in ``path`` under ``key``, or None (missing, unreadable, too big, not the
+    layout, another key)."""
+    try:
+        data = json.loads(read_bytes(path, max_bytes=MAX_BYTES))
+    except (LwError, OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+        return None
+    return _tables(data)
+
+
+def _tables(data: dict[str, Any]) -> NameTables | None:
+    try:
+        freq_words, tag_words, given_chars, famous = (
+            _lines(data[k]) for k in ("freq_words", "tag_words", "given_chars", "famous"))
+        tag_tags = _lines(data["tag_tags"])
+        counts, scores, total = data["freq_counts"], data["given_scores"], data["total"]
+    except (KeyError, TypeError):
+        return None
+    if not (type(total) is int and isinstance(counts, list) and isinstance(scores, list)
+            and len(counts) == len(freq_words) and len(tag_tags) == len(tag_words)
+            and len(scores) == len(given_chars)
+            and set(map(type, counts)) <= {int} and set(map(type, scores)) <= {float}):
+        return None
+    return NameTables(dict(zip(freq_words, counts)), total, dict(zip(tag_words, tag_tags)),
+                      dict(zip(given_chars, scores)), frozenset(famous))
+
+
+def _lines(value: object) -> list[str]:
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value.split("\n") if value else []
+
+
+def _write(path: Path, key: str, tables: NameTables) -> None:
+    """``tables`` into ``path`` under ``key``, atomically; skipped (silently) when the folder
+    cannot be written or a word holds a line break (the layout could not say it)."""
+    words = [*tables.freq, *tables.tags, *tables.given, *tables.famous]
+    if any("\n" in w or not w for w in words):
+        return
+    body = json.dumps({
+        "format": FORMAT, "key": key,
+        "freq_words": "\n".join(tables.freq), "freq_counts": list(tables.freq.values()),
+        "total": tables.total,
+        "tag_words": "\n".join(tables.tags), "tag_tags": "\n".join(tables.tags.values()),
+        "given_chars": "\n".join(tables.given), "given_scores": list(tables.given.values()),
+        "famous": "\n".join(sorted(tables.famous)),
+    }, ensure_ascii=False).encode("utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(body)
+                handle.flush()
+                os.fsync(handle.fileno())
+            fault("name_tables.rename")
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+    except OSError:
+        return
