@@ -1,7 +1,8 @@
 """The Story Repo tests' one way of running ``lw story`` as an author does, in process (the same ``lw`` helper was
 written in each new author's and guardrail's test file: stop 53's duplicates). A test module of this folder imports
 it by name (``from story_cli import hand_in, lw``): ``conftest.py`` puts this folder on the path. Test code only.
-And :func:`new_book`, the new authors' book set up as each of them did it, and :func:`subjects`, its git log."""
+And :func:`new_book`, the new authors' book set up as each of them did it, :func:`accept_chapter`, a passed
+draft reviewed and accepted, and :func:`subjects`, its git log."""
 
 from __future__ import annotations
 
@@ -61,6 +62,15 @@ def new_book(root: Path, world: str, settings: Iterable[tuple[str, ...]], *, ext
     if promise:
         lw(root, "promise", "draft", *promise)
     return root
+
+
+def accept_chapter(root: Path, summary: str) -> None:
+    """The three lens reviews, ``summary`` as the chapter's summary and ``accept`` of the draft that passed."""
+    for lens in ("读者", "编辑", "事实"):
+        (root.parent / "评.md").write_text("可以收。", encoding="utf-8")
+        lw(root, "review", lens, str(root.parent / "评.md"))
+    lw(root, "summary", summary)
+    lw(root, "accept")
 
 
 def subjects(root: Path) -> list[str]:

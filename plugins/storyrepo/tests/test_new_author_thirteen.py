@@ -21,7 +21,10 @@ from lw_storyrepo import layout as L
 from lw_storyrepo import tools
 from lwcore.api import LwError
 
-from story_cli import hand_in, lw, new_book, subjects
+from story_cli import accept_chapter, hand_in, lw, new_book, subjects
+
+SUMMARY = "程守业说出督陶官的限期。"
+"""The summary each chapter of this book is accepted with."""
 
 WORLD = """# 世界观
 
@@ -77,18 +80,9 @@ def test_accept_before_the_reviews_names_the_missing_lenses_in_english(tmp_path:
     assert "缺编辑镜头、事实镜头" in lw(root, "accept", ok=False)  # the Chinese is as it was
 
 
-def accept_chapter(root: Path) -> None:
-    """The three lens reviews, the summary and ``accept`` of the draft that passed."""
-    for lens in ("读者", "编辑", "事实"):
-        (root.parent / "评.md").write_text("可以收。", encoding="utf-8")
-        lw(root, "review", lens, str(root.parent / "评.md"))
-    lw(root, "summary", "程守业说出督陶官的限期。")
-    lw(root, "accept")
-
-
 def test_vol_commit_in_the_middle_of_a_volume_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     root = kiln(tmp_path)
-    accept_chapter(root)
+    accept_chapter(root, SUMMARY)
     lw(root)  # the brief of chapter 2: volume 1 goes on
     lw(root, "card", "edit", "--合同", "程守业试烧第一窑", "--合同", "P-002 开启：督陶官的账")
     lw(root, "decide")

@@ -16,7 +16,10 @@ from pathlib import Path
 from lw_storyrepo import layout as L
 from lw_storyrepo import tools
 
-from story_cli import hand_in, lw, new_book
+from story_cli import accept_chapter, hand_in, lw, new_book
+
+SUMMARY = "郭长庚教女儿扎龙头骨架。"
+"""The summary each chapter of this book is accepted with."""
 
 WORLD = """# 世界观
 
@@ -56,20 +59,11 @@ def kite_works(tmp_path: Path) -> Path:
                     promise=("厂子交给谁", "--类型", "悬念", "--强度", "中", "--兑付计划", "第6章揭晓"))
 
 
-def accept_chapter(root: Path) -> None:
-    """The three lens reviews, the summary and ``accept`` of the draft that passed."""
-    for lens in ("读者", "编辑", "事实"):
-        (root.parent / "评.md").write_text("可以收。", encoding="utf-8")
-        lw(root, "review", lens, str(root.parent / "评.md"))
-    lw(root, "summary", "郭长庚教女儿扎龙头骨架。")
-    lw(root, "accept")
-
-
 def test_vol_commit_says_the_next_volume_has_no_outline(tmp_path: Path) -> None:
     root = kite_works(tmp_path)
     hand_in(root, DRAFT.format(title="龙头", when="1983年3月2日", pid="P-001"))
     lw(root)  # checks: A passed
-    accept_chapter(root)
+    accept_chapter(root, SUMMARY)
     lw(root, "vol")  # the author ends volume 1 here
     summary = root.parent / "卷摘要.md"
     summary.write_text("郭长庚破例把扎骨手艺传给女儿。", encoding="utf-8")
@@ -82,7 +76,7 @@ def test_vol_commit_says_it_in_english_too(tmp_path: Path) -> None:
     root = kite_works(tmp_path)
     hand_in(root, DRAFT.format(title="龙头", when="1983年3月2日", pid="P-001"))
     lw(root)
-    accept_chapter(root)
+    accept_chapter(root, SUMMARY)
     lw(root, "vol")
     summary = root.parent / "卷摘要.md"
     summary.write_text("郭长庚破例把扎骨手艺传给女儿。", encoding="utf-8")
@@ -97,7 +91,7 @@ def test_the_model_tool_of_vol_commit_hints_the_missing_outline_and_not_a_writte
         root = kite_works(tmp_path / ("bare" if outline is None else "outlined"))
         hand_in(root, DRAFT.format(title="龙头", when="1983年3月2日", pid="P-001"))
         lw(root)
-        accept_chapter(root)
+        accept_chapter(root, SUMMARY)
         lw(root, "vol")
         result = tools.volume_commit(tools.VolumeCommitArgs(summary="郭长庚破例把扎骨手艺传给女儿。", outline=outline),
                                      {"story_root": str(root)})
@@ -110,7 +104,7 @@ def test_a_past_deadline_in_a_hand_written_promise_names_its_file_and_the_resubm
     root = kite_works(tmp_path)
     hand_in(root, DRAFT.format(title="龙头", when="1983年3月2日", pid="P-001"))
     lw(root)
-    accept_chapter(root)
+    accept_chapter(root, SUMMARY)
     lw(root)  # brief of chapter 2
     lw(root, "card", "edit", "--合同", "郭秀兰扎龙身", "--合同", "P-002 开启：龙头上的刻痕")
     lw(root, "decide")
