@@ -25,6 +25,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -116,6 +117,11 @@ def _tables(data: dict[str, Any]) -> NameTables | None:
             and len(scores) == len(given_chars)
             and set(map(type, counts)) <= {int} and set(map(type, scores)) <= {float}):
         return None
+    # values jieba and the scores can take: a positive total (jieba takes its log), no negative count, scores in
+    # [0, 1] — a file with the right key but other values (planted or edited) is rebuilt, never a crash (R56B)
+    if total <= 0 or any(c < 0 for c in counts) or not all(0.0 <= s <= 1.0 for s in scores) \
+            or not all(freq_words) or not all(tag_words) or not all(given_chars):
+        return None
     return NameTables(dict(zip(freq_words, counts)), total, dict(zip(tag_words, tag_tags)),
                       dict(zip(given_chars, scores)), frozenset(famous))
 
@@ -140,10 +146,11 @@ def _write(path: Path, key: str, tables: NameTables) -> None:
         "given_chars": "\n".join(tables.given), "given_scores": list(tables.given.values()),
         "famous": "\n".join(sorted(tables.famous)),
     }, ensure_ascii=False).encode("utf-8")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        # a new file of a name nobody can predict (O_EXCL): never a file or link someone placed there (R56B)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(name)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(body)

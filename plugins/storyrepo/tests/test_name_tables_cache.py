@@ -84,6 +84,10 @@ BAD_FILES: dict[str, Callable[[bytes], bytes]] = {
     "a count not a number": lambda good: good.replace(b'"freq_counts": [3', b'"freq_counts": ["3"'),
     "a field missing": lambda good: good.replace(b'"famous"', b'"famed"'),
     "lengths differ": lambda good: good.replace(b'"given_scores": [', b'"given_scores": [0.5, '),
+    # the right layout and key, values no build gives (planted or edited: jieba would take the log of a zero total)
+    "a zero total": lambda good: good.replace(b'"total": 6', b'"total": 0'),
+    "a negative count": lambda good: good.replace(b'"freq_counts": [3', b'"freq_counts": [-3'),
+    "a score above one": lambda good: good.replace(b'"given_scores": [0.75', b'"given_scores": [1.75'),
 }
 
 
@@ -98,6 +102,22 @@ def test_a_bad_file_is_rebuilt_silently(tmp_path: Path, kind: str) -> None:
     assert name_tables(build, "k", tmp_path) == SMALL and calls == [1, 1]
     assert path.read_bytes() == good  # written again, whole
     assert name_tables(build, "k", tmp_path) == SMALL and calls == [1, 1]
+
+
+def test_a_link_planted_in_the_folder_is_never_written_through(tmp_path: Path) -> None:
+    """The temporary file is a new one of a name nobody can predict: links planted at the names a writer could use
+    (the old ``.name-tables.json.<pid>.tmp``) are left alone, their targets unchanged, and the file is a plain file."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for name in (f".{FILE_NAME}.{os.getpid()}.tmp", f".{FILE_NAME}.tmp"):
+        (folder / name).symlink_to(victim)
+    build, calls = builder(SMALL)
+    assert name_tables(build, "k", folder) == SMALL and calls == [1]
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert (folder / FILE_NAME).is_file() and not (folder / FILE_NAME).is_symlink()
+    assert name_tables(build, "k", folder) == SMALL and calls == [1]  # and it is read back
 
 
 def test_an_oversized_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
