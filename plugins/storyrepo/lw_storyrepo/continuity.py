@@ -2635,6 +2635,11 @@ STRETCH = re.compile(r"一直|始终|整夜|整晚|一整天|一整夜|一整晚
 """Words that keep a person at a place over a stretch of time (一直坐在车间门口, 一步也没离开): needed for a part of the
 same day; the very moment (同一时间) needs only the place last told."""
 STAYED_AT = r"(?:坐在|待在|呆在|守在|留在|躲在|蹲在|站在|睡在|住在|等在|在)"
+STAY_ADVERBS = ("一直|始终|仍然|仍旧|依旧|照旧|照样|还是|还|也|都|就|却|又|正|正在|已经|早已|早就|整夜|整晚|一整天|一整夜|"
+                "独自|一个人|好好地|静静地|默默地|稳稳地")
+"""What alone may stand between the person and :data:`STAYED_AT` (孙德海一直在厂部; 他正蹲在车间): adverbs of time and
+manner. Any other word there is no saying where they are — a denial (孟班主不在火车站), another sent (孟班主让徒弟在…, 派人在…),
+their kin (孟班主家老大在…, 老孟媳妇在…) — R56B on P4."""
 """How a person is at a place in a stretch or a same-time sentence (坐在, 守在, a bare 在)."""
 DAY_TURN = re.compile(r"第二天|第二日|次日|翌日|隔天|隔日|第三天|过了[一两几]?[天日]|[一两几数]天[以之]?后|后来|那天之后|几天来")
 """A time of another day between two sentences: what follows is no longer the stretch's time."""
@@ -2665,9 +2670,9 @@ def _stretch_patterns(forms: str, places: tuple[str, ...]) -> tuple[re.Pattern[s
             ends.setdefault(place[-k:], set()).add(place)
     full = {**{e: next(iter(ps)) for e, ps in ends.items() if len(ps) == 1}, **{p: p for p in places}}
     said = "|".join(map(re.escape, sorted(full, key=len, reverse=True)))
-    at = re.compile(rf"({forms})(?P<gap>[^。！？；;，,：:“”\n的被]{{0,8}}?){STAYED_AT}(?P<place>{said})")
-    same = re.compile(rf"(?:{SAME_TIME.pattern})[，,]?\s*[^。！？；;：:“”\n]{{0,6}}?(?P<who>{forms}|[他她])"
-                      rf"(?P<gap>[^。！？；;，,：:“”\n的被]{{0,6}}?){STAYED_AT}(?P<place>{said})")
+    at = re.compile(rf"({forms})(?P<gap>(?:{STAY_ADVERBS}){{0,3}}){STAYED_AT}(?P<place>{said})")
+    same = re.compile(rf"(?:{SAME_TIME.pattern})[，,]?\s*(?P<who>{forms}|[他她])"
+                      rf"(?P<gap>(?:{STAY_ADVERBS}){{0,3}}){STAYED_AT}(?P<place>{said})")
     return at, same, re.compile(forms), full
 
 

@@ -49,6 +49,7 @@ def _two_at_once(body: str, book: tuple[Any, ...], pov: str) -> list[Finding]:
     (SHIP, "伊万", "凌晨三点，陈舟在控制舱里核对燃料读数。与此同时，她在火星基地的温室里给番茄浇水。", "陈舟", "火星基地"),
     (GODOWN, "阿香", "那天下午，老周一直在码头的货栈里点货，一步也没离开。\n\n同一天下午，周福生在南京路的绸布庄里挑料子。",
      "周福生", "南京路"),
+    (GODOWN, "阿香", "那天下午，老周一直在码头上点货。\n\n与此同时，周福生正在南京路的绸布庄里挑料子。", "周福生", "南京路"),
 ])
 def test_one_person_at_two_places_at_once_fires(book: tuple[Any, ...], pov: str, body: str, who: str,
                                                 there: str) -> None:
@@ -75,6 +76,15 @@ def test_one_person_at_two_places_at_once_fires(book: tuple[Any, ...], pov: str,
     (GODOWN, "那天下午，老周扔下账本，坐车去了南京路。\n\n同一时间，周福生在南京路挑料子。"),
     (YAMEN, "那天夜里，沈知县一直坐在县衙后堂批公文。\n\n第二天夜里，同一时间，沈大人在明州的酒楼上听曲。"),
     (YAMEN, "那天下午，沈知县在县衙后堂批公文。\n\n同一天夜里，沈大人在明州的酒楼上听曲。"),
+    # R56B: only adverbs stand between the person and being at B — a denial, another sent, their kin, the person the
+    # object of another's clause, a condition say nothing of where they are
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，周福生不在南京路，绸布庄没人看。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，周福生让伙计在南京路守着铺子。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，周福生派人在南京路守着铺子。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，周福生家老大在南京路接人。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n同一时间，老周媳妇在南京路等车。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，谁也没想到周福生在南京路还存着两箱料子。"),
+    (GODOWN, "那天下午，老周一直在码头上点货。\n\n与此同时，周福生要是在南京路就好了。"),
 ])
 def test_the_near_misses_stay_silent(book: tuple[Any, ...], body: str) -> None:
     pov = next(n for n in book[0] if n not in body) if any(n not in body for n in book[0]) else list(book[0])[-1]
