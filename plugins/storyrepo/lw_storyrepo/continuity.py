@@ -2635,12 +2635,12 @@ STRETCH = re.compile(r"一直|始终|整夜|整晚|一整天|一整夜|一整晚
 """Words that keep a person at a place over a stretch of time (一直坐在车间门口, 一步也没离开): needed for a part of the
 same day; the very moment (同一时间) needs only the place last told."""
 STAYED_AT = r"(?:坐在|待在|呆在|守在|留在|躲在|蹲在|站在|睡在|住在|等在|在)"
+"""How a person is at a place in a stretch or a same-time sentence (坐在, 守在, a bare 在)."""
 STAY_ADVERBS = ("一直|始终|仍然|仍旧|依旧|照旧|照样|还是|还|也|都|就|却|又|正|正在|已经|早已|早就|整夜|整晚|一整天|一整夜|"
                 "独自|一个人|好好地|静静地|默默地|稳稳地")
 """What alone may stand between the person and :data:`STAYED_AT` (孙德海一直在厂部; 他正蹲在车间): adverbs of time and
 manner. Any other word there is no saying where they are — a denial (孟班主不在火车站), another sent (孟班主让徒弟在…, 派人在…),
 their kin (孟班主家老大在…, 老孟媳妇在…) — R56B on P4."""
-"""How a person is at a place in a stretch or a same-time sentence (坐在, 守在, a bare 在)."""
 DAY_TURN = re.compile(r"第二天|第二日|次日|翌日|隔天|隔日|第三天|过了[一两几]?[天日]|[一两几数]天[以之]?后|后来|那天之后|几天来")
 """A time of another day between two sentences: what follows is no longer the stretch's time."""
 NOT_THERE_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, COUNTED_HABIT,
@@ -3955,10 +3955,11 @@ ENTRY_INLINE = re.compile(rf"[：:]\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """An entry's full date right after a colon inside a paragraph (…翻到最新一页，端端正正写上：1988年10月12日，晴…; …先在页头写上
 日子：民国二十二年三月初三。): an entry written in the scene when the clause before the colon writes it now
 (:data:`ENTRY_INTRO`'s reading; T5, stop 56)."""
-WRITTEN_STATE = re.compile(r"^[^在]*(?:[上里面头]|[纸碑牌])[写记刻印抄]着|[写记]的是|上面[写记]")
+WRITTEN_STATE = re.compile(r"^[^在往]*(?:[上里面]|[上里前页]头|[纸碑牌])[写记刻印抄]着|[写记]的是|上面[写记]")
 """An intro clause that tells a writing already there, read not written (纸上写着：; 碑上刻着：; 上面写：): no entry written
-now (T5, stop 56). 写着 is a state only right after a surface (纸上, 碑上, 上面, 页头…) with nobody writing on it (no 在
-before it: 在本子上写着 is one writing now), not a writing going on (一笔一画地写着, 正写着: R56 on T5)."""
+now (T5, stop 56). 写着 is a state only right after a surface (纸上, 碑上, 上面, 页头…) with nobody writing on it (no 在 or
+往 before it: 在本子上写着, 往本子上写着 are one writing now), not a writing going on (一笔一画地写着, 正写着: R56 on T5; 埋头写着,
+低头写着 — a head bent, no surface: R56B)."""
 ENTRY_INTRO = re.compile(r"[^，,。；;！？“”「」]*[：:]\s*$")
 """The last clause of a paragraph, ending on a colon, that brings in the paragraph after it (…舔了舔笔尖，在新的一页上写下：;
 …一笔一画地写：): with a word of writing now (:data:`WRITTEN_NOW`) and none of an old one (:data:`NOT_WRITTEN_NOW`) it
@@ -3966,6 +3967,8 @@ tells the entry after it is written in the scene, quoted or not (T4, stop 55).""
 ENTRY_INTRO_SPAN = 40
 """The characters at a paragraph's end read for :data:`ENTRY_INTRO` (a bounded window: a paragraph of thousands of
 characters without a comma is not read again from each of them)."""
+ENTRY_TOLD_SPAN = 80
+"""How far back before an inline entry's intro, within its sentence, a gone or remembered day is read (R56B)."""
 WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔|下笔|提笔|执笔|动笔|停笔|搁笔")
 """Words of the paragraph before or after an entry that tell it is being written in the scene (他先写日子和天气：;
 …把这一行写进小本子; 杜青写到这里，停下笔)."""
@@ -4061,7 +4064,6 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     # of dated entries): where the last old or other writing's word starts in it, whether the next one has any
     marks: tuple[int, bool, bool] | None = None
     quoted: list[tuple[int, int]] | None = None
-    gone: re.Match[str] | None = None
     for m in ENTRY_INLINE.finditer(line):
         if not _earlier_this_year(m.group("date"), today):
             continue
@@ -4072,13 +4074,15 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
             continue
         if quoted is None:
             quoted = [q.span() for q in _QUOTED_WORDS.finditer(line)]
-            gone = TOLD_BEFORE.search(line)
         # an intro inside someone's words is an order, a plan or a report (“明天你在账上写：…”), no entry written now
         at = bisect.bisect_right(quoted, (m.start(), len(line))) - 1
         if at >= 0 and quoted[at][0] <= m.start() < quoted[at][1]:
             continue
-        # a gone or remembered day before the intro (其其格想起那天，她在本子上写下：…)
-        if gone is not None and gone.start() < m.start() - len(intro):
+        # a gone or remembered day before the intro in its own sentence (其其格想起那天，她在本子上写下：…), read back at most
+        # ENTRY_TOLD_SPAN characters; a 那天 of an earlier sentence is another thought (那天的事她不愿再想。…写下：: R56B)
+        said = m.start() - len(intro)
+        since = max(said - ENTRY_TOLD_SPAN, *(line.rfind(c, 0, said) + 1 for c in "。！？!?"))
+        if TOLD_BEFORE.search(line, since, said) is not None:
             continue
         if marks is None:
             after = next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")

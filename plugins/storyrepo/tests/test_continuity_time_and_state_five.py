@@ -149,3 +149,15 @@ def test_writing_going_on_is_writing_now_not_a_writing_there() -> None:
     assert ranch("其其格趴在炕桌上，在马群记录本上一笔一画地写着：1957年4月2日，晴，产驹三匹。")
     assert _writes_now("正写着") and _writes_now("在本子上写着") and not _writes_now("碑上刻着") \
         and not _writes_now("页头上面写着")
+
+
+def test_an_entry_written_by_a_bent_head_or_onto_a_page_is_written_now() -> None:
+    """R56B: 头 is a surface only as 上头, 里头, 前头, 页头 (埋头写着, 低头写着 bend a head); 往…上写着 writes now as 在…上写着
+    does; a gone day of an earlier sentence (那天的事她不愿再想。) is another thought, not the entry's."""
+    for body in ("其其格埋头写着：1957年4月2日，晴，产驹三匹。", "其其格低头写着：1957年4月2日，晴，产驹三匹。",
+                 "其其格往马群记录本上写着：1957年4月2日，晴，产驹三匹。",
+                 "那天的事她不愿再想。其其格在马群记录本上写下：1957年4月2日，晴，产驹三匹。"):
+        assert ranch(body), body
+    for body in ("纸上写着：1957年4月2日，晴。", "页头上面写着：1957年4月2日，晴。", "本子里头写着：1957年4月2日，晴。",
+                 "其其格想起那天，她在本子上写下：1957年4月2日，晴。"):
+        assert not ranch(body), body
