@@ -47,6 +47,7 @@ are evaluation sets, of which only the figures are ever printed).
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import sys
@@ -304,10 +305,8 @@ class _Lexicon:
     """The modules whose code (this one's rules, the others' constants) derives the tables."""
 
     def __init__(self, cache_dir: Path | None = None) -> None:
-        # the one deferred import inside the plugin: jieba's tables and dictionary take seconds
-        # to load, and only the new-name check needs them
-        import logging
-
+        # the plugin's one deferred import, jieba (here and in :meth:`build`, its tagger): its tables and
+        # dictionary take seconds to load, and only the new-name check needs them
         import jieba
 
         jieba.setLogLevel(logging.WARNING)
