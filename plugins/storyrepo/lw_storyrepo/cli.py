@@ -21,11 +21,12 @@ from lw_storyrepo.clihelp import LocalizedGroup, remember_locale, usage_said
 from lw_storyrepo.dialect import RepairNeeded
 from lw_storyrepo.findings import clipped, visible
 from lw_storyrepo.i18n import current, set_locale, tr
+from lw_storyrepo.nametables import use_data_dir
 from lw_storyrepo.notices import drain
 from lw_storyrepo.repair import BrokenSources, require_readable
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.sources import read_input
-from lwcore.api import LwError, echo_json
+from lwcore.api import LwError, cli_state, echo_json
 
 
 def _repo(path: str | None, *, readable: bool = True) -> Any:
@@ -180,6 +181,7 @@ def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | Non
 
     set_locale(locale_from(os.environ, locale))
     ensure_utf8_mode()
+    use_data_dir(cli_state(ctx).data_dir)  # the new-name check's tables live in lw's --data-dir too
     if ctx.invoked_subcommand is None:
         ctx.invoke(next_cmd, book=book, as_json=as_json)
 

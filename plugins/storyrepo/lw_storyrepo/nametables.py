@@ -16,7 +16,12 @@ Contract:
 - **bounded read** (:data:`MAX_BYTES`), **atomic write** (a temporary file in the same folder,
   fsynced, then renamed: a reader sees the old file or the whole new one);
 - a missing, corrupt, truncated, oversized, stale or unreadable file, or a folder that cannot be
-  written, is never an error: the tables are built and the author's command goes on.
+  written, is never an error: the tables are built and the author's command goes on;
+- **no litter**: a write killed before its rename leaves a temporary file; the next write removes
+  every one of this file's temporaries older than :data:`STALE_SECONDS` (a younger one may be
+  another process's write in progress);
+- **the folder**: the one a caller names, else the data dir ``lw --data-dir`` named for this
+  process (:func:`use_data_dir`), else ``$LW_HOME``'s or the platform's.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import importlib.util
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -42,6 +48,11 @@ MAX_BYTES = 64_000_000
 """Bound on the bytes read from the file (it has about 12 MB)."""
 SOURCE_MAX_BYTES = 20_000_000
 """Bound on each input hashed into the key (jieba's dictionary has about 5 MB)."""
+STALE_SECONDS = 3600
+"""A temporary file older than this is a killed write's, removed by the next write (a write takes
+about a second)."""
+
+_data_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -58,9 +69,17 @@ class NameTables:
     famous: frozenset[str]
 
 
+def use_data_dir(data_dir: str | Path | None) -> None:
+    """Keep the tables under ``data_dir`` (the ``lw --data-dir`` of this process; None: the
+    default) from now on in this process."""
+    global _data_dir
+    _data_dir = None if data_dir is None else Path(data_dir)
+
+
 def default_dir() -> Path:
-    """The plugin's data folder (``--data-dir``-free: ``$LW_HOME`` or the platform's)."""
-    return plugin_data_dir(resolve_data_dir(None, os.environ), PLUGIN_ID)
+    """The plugin's data folder: under :func:`use_data_dir`'s data dir, else ``$LW_HOME``'s or
+    the platform's."""
+    return plugin_data_dir(resolve_data_dir(_data_dir, os.environ), PLUGIN_ID)
 
 
 def charfreq_path() -> Path:
@@ -148,6 +167,7 @@ def _write(path: Path, key: str, tables: NameTables) -> None:
     }, ensure_ascii=False).encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        _sweep(path)
         # a new file of a name nobody can predict (O_EXCL): never a file or link someone placed there (R56B)
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         tmp = Path(name)
@@ -163,3 +183,15 @@ def _write(path: Path, key: str, tables: NameTables) -> None:
                 tmp.unlink()
     except OSError:
         return
+
+
+def _sweep(path: Path, now: float | None = None) -> None:
+    """Remove ``path``'s temporaries (``.<name>.*.tmp``, plain files only) older than
+    :data:`STALE_SECONDS`; one that cannot be removed is left."""
+    limit = (time.time() if now is None else now) - STALE_SECONDS
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if tmp.is_file() and not tmp.is_symlink() and tmp.lstat().st_mtime < limit:
+                tmp.unlink()
+        except OSError:
+            continue

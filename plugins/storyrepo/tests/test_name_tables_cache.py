@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from story_cli import hand_in, new_book
 
 from lw_storyrepo import nametables
 from lw_storyrepo.nametables import FILE_NAME, NameTables, name_tables, tables_key
@@ -197,3 +198,38 @@ def test_a_write_killed_before_its_rename_is_never_read(tmp_path: Path) -> None:
     killed_write(9, "k2")  # a rewrite killed: the old file stays whole
     assert (tmp_path / FILE_NAME).read_bytes() == good
     assert name_tables(build, "k", tmp_path) == SMALL and calls == [1]
+
+
+def test_a_killed_writes_temporary_is_removed_by_the_next_write_once_it_is_old(tmp_path: Path) -> None:
+    """A temporary older than STALE_SECONDS is a killed write's: the next write removes it. A younger one (another
+    process's write in progress), another file's temporary and a link are left."""
+    old, young = tmp_path / f".{FILE_NAME}.dead.tmp", tmp_path / f".{FILE_NAME}.live.tmp"
+    other, target = tmp_path / ".other.json.x.tmp", tmp_path / "target"
+    for path in (old, young, other, target):
+        path.write_bytes(b"x" * 10)
+    link = tmp_path / f".{FILE_NAME}.link.tmp"
+    link.symlink_to(target)
+    long_ago = 1_000_000.0
+    for path in (old, other):
+        os.utime(path, (long_ago, long_ago))
+    os.utime(link, (long_ago, long_ago), follow_symlinks=False)
+    nametables._sweep(tmp_path / FILE_NAME, now=long_ago + nametables.STALE_SECONDS + 1)
+    assert not old.exists()
+    assert young.exists() and other.exists() and link.is_symlink() and target.read_bytes() == b"x" * 10
+    os.utime(young, (long_ago, long_ago))
+    build, calls = builder(SMALL)
+    assert name_tables(build, "k", tmp_path) == SMALL and calls == [1]  # a real write sweeps with the clock's now
+    assert not young.exists() and (tmp_path / FILE_NAME).is_file()
+
+
+def test_lw_data_dir_is_where_the_tables_are_kept(tmp_path: Path) -> None:
+    """``lw --data-dir D story …`` keeps the tables in D's plugin folder, never in $LW_HOME's."""
+    book = new_book(tmp_path / "书", "# 世界观\n江城。\n", [("沈砚", "境界", "凡人")], contract=["沈砚出场"])
+    hand_in(book, "---\n在场: [沈砚]\n---\n沈砚走进茶馆，对掌柜周福说：“来壶茶。”\n")
+    data, home = tmp_path / "data", tmp_path / "home"
+    env = dict(os.environ, LW_HOME=str(home), HOME=str(home), PYTHONPATH=os.pathsep.join([str(PLUGIN), *sys.path]))
+    done = subprocess.run([str(Path(sys.executable).with_name("lw")), "--data-dir", str(data), "story", "--locale",
+                           "zh", "check", "-C", str(book)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    assert (data / "plugins-data" / "storyrepo" / FILE_NAME).is_file()
+    assert not list(home.rglob(FILE_NAME))
