@@ -561,7 +561,7 @@ def vol_grp(ctx: click.Context, book: str | None) -> None:
 
 @vol_grp.command("candidates")
 @click.option("--候选", "--candidate", "items", multiple=True, required=True,
-              help="一个候选（共 3–5 个），六段以「｜」分隔：短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
+              help="一个候选（共 3–5 个），六段以「｜」分隔：短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点；类型：伏笔/悬念/冲突/关系线/立旗/爽点铺垫，强度：高/中/低")
 @book_option
 def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
     """写入 3–5 个伏笔机会。

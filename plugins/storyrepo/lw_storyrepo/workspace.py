@@ -12,6 +12,7 @@ was produced for it (lens reviews, the acceptance card, the summary, the choice)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,11 @@ STAGE_NAMES = {
     "accepted": "结转",
 }
 LENSES = ("读者", "编辑", "事实")
+WRITE_DEBRIS = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+"""The name of the temp file an atomic write of a workspace file goes through (the kernel's ``atomic_write_text``:
+``.事务.yaml.wa4izuwb.tmp``, the target's name, eight random characters): a kill between its write and its rename
+leaves it. It is no draft, review or card: a settle or an abort deletes it with the rest of the workspace but never
+archives it (:func:`kept_workspace`), so a tracked workspace's history holds none (U14, stop 57)."""
 
 
 def load_state(repo: StoryRepo) -> dict[str, Any] | None:
@@ -161,11 +167,13 @@ def _prune(repo: StoryRepo, dropped: list[str]) -> None:
 def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: str) -> tuple[list[str], str] | None:
     """``(paths, message)`` of the workspace files a commit of ``changes`` empties, to commit
     first when the author tracks the workspace (spec §7: 工作区/ deleted from .gitignore, the
-    history kept by git); None when the workspace is ignored or nothing of it is emptied. A
+    history kept by git), a killed write's temp file left out (:data:`WRITE_DEBRIS`); None when the workspace is
+    ignored or nothing of it is emptied. A
     symbolic link among them (never archived or followed) or a directory where a file should be
     is refused by its path in the book before anything changes."""
     emptied = sorted(rel for rel, data in changes.items()
-                     if data is None and rel.startswith(L.工作区 + "/") and os.path.lexists(repo.p(rel)))
+                     if data is None and rel.startswith(L.工作区 + "/") and os.path.lexists(repo.p(rel))
+                     and not WRITE_DEBRIS.fullmatch(rel.rsplit("/", 1)[-1]))
     if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
         return None
     for rel in emptied:
