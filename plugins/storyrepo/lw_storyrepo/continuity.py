@@ -1254,6 +1254,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         names = re.compile(f"{alternation(addressed)}|{names.pattern}")
         aliases = {**aliases, **addressed}
     if names is not None and canon:
+        held_names = names  # this block's names, for the closures below (``names`` is given back after the block)
         item_re = _items_pattern(canon)
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         # 摸出一只刻着盘龙的黄铜打火机: a measure word and the thing's looks may stand after the verb too
@@ -1449,10 +1450,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                         and _told_as_past(world, aliases, _words_before(lines[i], col - 1 + start), who):
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
-                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner,
-                                               lambda k: _antecedent(names, lines, i, col + at + len(said) + k, world,
+                        and _brought_to_holder(held_names, aliases, sentence[at + len(said):], owner,
+                                               lambda k: _antecedent(held_names, lines, i, col + at + len(said) + k, world,
                                                                      pov, lambda n: n != who),
-                                               (frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(text)) - {who}
+                                               (frozenset(aliases.get(m.group(), m.group()) for m in held_names.finditer(text)) - {who}
                                                 for text in (lines[i][:col - 1 + at], *_paragraphs_before(lines, i, HOLDER_NEAR)))):
                     continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
