@@ -75,7 +75,7 @@ from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
-from lw_storyrepo.names import surname_of
+from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
@@ -339,6 +339,9 @@ rememberer taken for the one acting, the verb between them and the thing (苏禾
 do, is not among them: 老周记得拿起秒表 is done now). 想起那天老周把刀交给他 (remembered), 明白了爹为什么把窑钥匙交给他 (a
 why known), 知道老周当初怎么把刀交给他 (a how and a time gone): no act of the scene's now. 知道老周拿着刀 (a fact now)
 keeps its reading (H9, stop 56: U13's good 5 A)."""
+SPOKEN_USE_VERBS = ("拿", "用", "使", "借", "提", "拎", "开", "骑", "扛", "挑", "背")
+"""The verbs of 我 using a thing in someone's words (我拿…, 我开着东方红…, 我提着那盏马灯…, 我借你那根扁担…): the speaker's use
+of what follows (:data:`SPOKEN_NOT_DONE` and :data:`SPOKEN_AFTER_NOT_DONE` take back a plan, a fetch, a return)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -394,6 +397,11 @@ LIKENING = "和跟与同像如"
 """The one string of comparison words (和…一样, 像…): :data:`LIKE` and :data:`LIKENED` read them."""
 LIKE = re.compile(rf"(?:{'|'.join(LIKENING)})$")
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
+LIKE_BEFORE = re.compile(rf"[{LIKENING}][^，,；;：:。！？“”\n]{{0,8}}$")
+LIKE_AFTER = re.compile(r"[^，,；;：:。！？“”\n]{0,6}?(?:一模一样|一样|似的|一般)")
+"""A thing inside a comparison's frame (跟马把头签筒里的一样, 和乌鞘刀刀柄上一样, 和乌木尺背面一样): a comparison word in
+its clause a few characters before it — an owner or a name may stand between — and 一样/似的 a few after: it is named
+to say what another looks like, not used (H10, stop 57: three books' good text)."""
 LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
@@ -1240,7 +1248,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     looked = [known(told(looks(said_sentence))) for _i, _col, said_sentence in sentences] \
         if looks is not None and told is not None and known is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
+    book_names, book_aliases = names, aliases  # the 持有 reader's own names, given back after it (below)
+    addressed = surname_addressed(world, names, text) if names is not None and canon else {}
+    if names is not None and addressed:  # 任叔拿起…: a surname and an address word are the one card of that surname
+        names = re.compile(f"{alternation(addressed)}|{names.pattern}")
+        aliases = {**aliases, **addressed}
     if names is not None and canon:
+        held_names = names  # this block's names, for the closures below (``names`` is given back after the block)
         item_re = _items_pattern(canon)
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         # 摸出一只刻着盘龙的黄铜打火机: a measure word and the thing's looks may stand after the verb too
@@ -1264,8 +1278,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 我拿了你那把…快马子, 我拿小砚你那副松鹤模子: the one spoken to as the owner (你, after their name or not) — another's
         # thing, like a name's; its 那把 may be gone from the sentence read (a known thing's measure word is moved after it)
         # (H7, stop 55)
-        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)了?((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
-                           rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}]))"
+        # 我开着东方红去…, 我提着那盏…马灯出去看, 我借你那根…扁担: the verbs of SPOKEN_USE_VERBS, and no owner word at all — then
+        # only a speaker the text names (the holder may be the one speaking) (H10, stop 57)
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:{alternation(SPOKEN_USE_VERBS)})[了着]?"
+                           rf"((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
+                           rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])|)"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
@@ -1366,8 +1383,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts, described) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
-            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2)[0] != "我"),
+            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2)[:1] not in ("我", "")),
                         m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
+                       and not (HE_ONE_OR_YOU.search(m.group(1)) or names.search(m.group(1)))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
@@ -1416,8 +1434,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
-                if at > 0 and LIKE.search(sentence, max(0, at - 2), at):
-                    continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
+                if at > 0 and (LIKE.search(sentence, max(0, at - 2), at)
+                               or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))):
+                    continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长: a comparison
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]
@@ -1431,10 +1450,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                         and _told_as_past(world, aliases, _words_before(lines[i], col - 1 + start), who):
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
-                        and _brought_to_holder(names, aliases, sentence[at + len(said):], owner,
-                                               lambda k: _antecedent(names, lines, i, col + at + len(said) + k, world,
+                        and _brought_to_holder(held_names, aliases, sentence[at + len(said):], owner,
+                                               lambda k: _antecedent(held_names, lines, i, col + at + len(said) + k, world,
                                                                      pov, lambda n: n != who),
-                                               (frozenset(aliases.get(m.group(), m.group()) for m in names.finditer(text)) - {who}
+                                               (frozenset(aliases.get(m.group(), m.group()) for m in held_names.finditer(text)) - {who}
                                                 for text in (lines[i][:col - 1 + at], *_paragraphs_before(lines, i, HOLDER_NEAR)))):
                     continue  # 摸出那只口琴，塞到他手里: brought to its holder, no use of it (H8)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
@@ -1443,6 +1462,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                    f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60],
                                    Subject("持有", who, item)))
             shared |= out_now
+    names, aliases = book_names, book_aliases
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
@@ -4768,9 +4788,56 @@ def _name_starts(pattern: str) -> re.Pattern[str]:
 CLAUSE_OPENS = re.compile(r"(?:[，,；;：:]|以后|之后)$")
 """What stands right before a name opening a clause of its own in a sentence (read by :func:`_each_from_its_last_name`
 on the two characters before it)."""
+SHE_ADDRESS = frozenset(("婶", "姨", "姑", "嫂", "姐", "婆", "大姐", "大娘", "大婶", "师姐", "师妹", "姑娘", "小姐", "夫人",
+                         "太太"))
+"""The words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` said of a woman only (王婶, 李大姐)."""
+HE_ADDRESS = frozenset(("叔", "伯", "哥", "兄", "公", "爷", "大哥", "大叔", "大爷", "师兄", "师弟", "公子", "老爷", "二哥",
+                        "三哥"))
+"""The words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` said of a man only (任叔, 张大叔)."""
+SEES_A_CLAUSE = re.compile(r"(?:看见|看到|瞧见|瞅见|望见|瞥见|撞见|听见|听说|知道|晓得|发现|觉出|认出)了?$")
+"""A verb of seeing or knowing right before a name: what follows is that name's own clause (苏禾看见老周拿起秒表, 阿满知道
+老周拿着秒表 — 老周 acts, the seer or knower does not); read by :func:`_each_from_its_last_name` on the four characters
+before the name (H10, stop 57)."""
 
 HOLDER_NEAR = 3
 """How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
+
+
+def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[str, str]:
+    """``{form: card}`` for each surname + address word (:data:`lw_storyrepo.names.SURNAME_ADDRESS`: 任叔, 程师傅, 张大叔)
+    ``text`` calls someone by that no name of ``names`` reads there: the one card whose name has that surname (two cards
+    of one surname: nobody; a card's gender against the word's, :data:`SHE_ADDRESS`/:data:`HE_ADDRESS`: nobody). Who holds
+    or uses a thing is read through these too (H10, stop 57). One pass over ``text`` with a pattern built once a book."""
+    by_surname, pattern = world.per_book("surname addressed", (), lambda: _surname_address_pattern(world))
+    if pattern is None:
+        return {}
+    out: dict[str, str] = {}
+    for m in pattern.finditer(text):
+        form, card = m.group(), by_surname[m.group(1)]
+        gender = world.gender.get(card) or world.kin_gender.get(card)
+        word = m.group(2)
+        if (gender == "他" and word in SHE_ADDRESS) or (gender == "她" and word in HE_ADDRESS):
+            continue
+        known = names.match(text, m.start())
+        if form in world.aliases or (known is not None and known.end() >= m.end()):
+            continue  # a name the cards give (周叔平), or the form itself an alias: read as it is
+        out[form] = card
+    return out
+
+
+def _surname_address_pattern(world: World) -> tuple[dict[str, str], re.Pattern[str] | None]:
+    """:func:`surname_addressed`'s table and pattern: the surnames one card alone has, then an address word."""
+    count: Counter[str] = Counter()
+    of: dict[str, str] = {}
+    for card in world.cards:
+        surname = surname_of(card)
+        if surname and len(card) > len(surname):
+            count[surname] += 1
+            of[surname] = card
+    unique = {s: of[s] for s, n in count.items() if n == 1}
+    if not unique:
+        return unique, None
+    return unique, re.compile(f"({alternation(unique)})({alternation(SURNAME_ADDRESS)})")
 
 
 def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], sentence: str,
@@ -4789,13 +4856,18 @@ def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], s
     while (m := pattern.search(sentence, pos)) is not None:
         if clause_led is None:
             other = next((o for o in names.finditer(sentence, m.start(2), m.end(2))
-                          if CLAUSE_OPENS.search(sentence, max(0, o.start() - 2), o.start())), None)
+                          if CLAUSE_OPENS.search(sentence, max(0, o.start() - 2), o.start())
+                          or SEES_A_CLAUSE.search(sentence, max(0, o.start() - 4), o.start())), None)
             at = other.start() if other is not None else -1
         else:
             lead = m.group(clause_led)
             cut = max((mark.end() for mark in CLAUSE_MARKS.finditer(lead)), default=0)
             cut += len(lead[cut:]) - len(lead[cut:].lstrip())
             at = m.start(clause_led) + cut if cut > 0 and names.match(lead, cut) else -1
+            if at < 0:  # 阿满知道老周拿着秒表: the name after a verb of seeing or knowing leads its own clause
+                seen = [o for o in names.finditer(sentence, m.start(clause_led) + cut, m.end(clause_led))
+                        if SEES_A_CLAUSE.search(sentence, max(0, o.start() - 4), o.start())]
+                at = seen[-1].start() if seen else -1
         if at < 0:
             yield m
             pos = m.end()
