@@ -121,9 +121,10 @@ words in the scene — the dead and the missing are told of so; and what the poi
 scene (鲁万山一听就明白，心里想…; 转身就想到了对策) is no question (R51 at stop 51)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
-REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
+REMOTE = re.compile(MEDIUM.pattern + r"|隔着(?![^，,。！？；;]{0,4}?(?:人堆|人群|人丛|人缝))|隔壁|墙那边|墙后|门外|窗外|通风|格栅|"
+                    r"管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
-the speaker's paragraph or the few before it."""
+the speaker's paragraph or the few before it. Across a crowd (隔着街上的人堆) is in sight, not elsewhere."""
 SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
@@ -2769,6 +2770,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         return []
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    # 他看见娘站在街口: the one seen doing it, whom the seer's own match (他…站) passes over
+    seen_act = re.compile(rf"(?:{SIGHTED})({forms})[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{verbs})")
     # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
     # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
@@ -2818,6 +2821,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
@@ -3185,6 +3189,11 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
     k = bisect.bisect_right(starts, at)
     return bool(k) and spans[k - 1][0] <= at < spans[k - 1][1]
 
+_AFTER_SIGHT = "".join(f"(?<!{w})" for w in SIGHTED.split("|"))
+"""Not after a :data:`SIGHTED` word: a kin word a sighting ends on stands alone there (他看见娘站在街口, 瞧见妈蹲在…) —
+what the point of view sees is the one they call so, as after the copula (是爹)."""
+
+
 def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     """A pattern of every name, alias and kinship word of ``people``, with the one-character
     words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
@@ -3201,7 +3210,8 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     lead = {f: "".join(leads[f]) for f in forms}
     single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
-    edge = "" if loose else r"(?<![\u4e00-\u9fff](?<!是))"  # 抬头一看，是爹: the copula leaves the word alone
+    # 抬头一看，是爹: the copula leaves the word alone; so does a sighting (他看见娘站在…: :data:`SIGHTED`)
+    edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT})"
     alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
     return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
 
