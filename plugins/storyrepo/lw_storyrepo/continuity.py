@@ -647,12 +647,21 @@ FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
 
+HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
+"""Where someone's family home is, said right after the place (在四川天全老家种地, 回了沧州娘家, 回了衡阳老家): a place
+one goes back to from where the book is, away from it (unless the world nests it with the point of view's: _related);
+not 娘家在周家庄, a home whose place follows."""
+
+
 def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     """The places a sentence of the world or of a card names together with a journey
-    (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
+    (:data:`FAR_WORDS`) or as someone's family home (:data:`HOME_PLACE`): someone there is not beside the point of
+    view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
         sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
+        for home in HOME_PLACE.finditer(sentence):  # the places ending where it starts, looked up by their lengths
+            out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names)
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         starts = [a for a, _ in walks]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]

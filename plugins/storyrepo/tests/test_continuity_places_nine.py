@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.continuity import far_places
 from lw_storyrepo.kinship import ONE_CHARACTER
 
 from story_cli import hand_in, lw
@@ -92,3 +93,34 @@ def test_an_away_mother_seen_here_fires(tmp_path: Path, body: str) -> None:
 ])
 def test_the_near_misses_stay_silent(tmp_path: Path, body: str, pov: str) -> None:
     assert _checked(tmp_path, body, pov) == []
+
+
+def test_a_family_home_at_a_place_is_away() -> None:
+    """A place said as someone's family home (X老家, X的娘家) is one they went back to from the book's place, a
+    journey; not a home whose place follows it (娘家在…, 原籍米脂), nor a place merely named."""
+    places = {"榆林", "铜川", "米脂", "矿上", "王家沟"}
+    assert far_places(["他娘在陕北榆林老家种地。"], places) == {"榆林"}
+    assert far_places(["腊月里她回了铜川的娘家，正月十五以后才来。"], places) == {"铜川"}
+    assert far_places(["她娘家在王家沟，就在矿上东边。", "赵叔原籍米脂。", "榆林的羊肉好吃。"], places) == frozenset()
+
+
+def test_an_away_mother_at_her_home_village_fires(tmp_path: Path) -> None:
+    """The world says no distance; her card puts her in her family home (在…老家): the pit's son sees her here."""
+    root = tmp_path / "矿"
+    lw(root, "init", str(root), "--书名", "矿", "--类型", "年代", "--每章目标字数", "200")
+    (root / L.世界观).write_text("一九七五年冬，陕北一座煤矿。井口、澡堂、食堂都在矿上。\n", encoding="utf-8")
+    (root / L.角色).mkdir(parents=True, exist_ok=True)
+    (root / L.角色 / "李军.md").write_text(_card("李军", ["小李"], "矿上", "十九岁，采煤工。", "张桂花是他妈。"),
+                                          encoding="utf-8")
+    (root / L.角色 / "张桂花.md").write_text(
+        _card("张桂花", ["妈"], "米脂", "李军的妈。在米脂老家种地，带着两个小的。", "李军叫她“妈”。"), encoding="utf-8")
+    lw(root, "fix")
+    lw(root)  # brief
+    lw(root, "card", "edit", "--合同", "下井")
+    lw(root, "decide")
+    lw(root)  # pack
+    hand_in(root, "---\n标题: 井\n视角: 李军\n书内时间: 一九七五年十二月三日\n一句话事件: 下井\n在场:\n  - 李军\n---\n\n"
+                  "李军下了班，从澡堂出来。妈蹲在食堂门口剥蒜，一瓣一瓣地剥。\n")
+    found = json.loads(lw(root, "check", "--json"))["A"]
+    ours = [f for f in found if "张桂花" in f["message"] and "「米脂」" in f["message"]]
+    assert len(ours) == 1 and "妈蹲在" in ours[0]["excerpt"], found
