@@ -647,6 +647,20 @@ FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
 
+PROSE_PLACE = re.compile(r"(?:^|(?<=[。；;，,\n]))\s*(?![这那此其他她我你它])([\u4e00-\u9fff]{2,5}?)在"
+                         r"(?![这那此其])([\u4e00-\u9fff]{2,5}?)(?<![东西南北])以?(?:东北|西北|东南|西南|东|南|西|北)(?:边|面|方)?"
+                         r"(?:约|大约|差不多)?[一二两三四五六七八九十百千万几数\d]+[多余]?(?:公里|华里|里|米)")
+"""A place the world's prose sets from another by a bearing and a distance (北京在潍坊西北四百多公里, 京城在景德镇以北
+两千多里, 浮梁县在景德镇东北十几里): both are places of the book, though no card is there and the roster lists neither
+(:func:`prose_places`); how far is :func:`far_places`' to say. A count before the 里 (汤丹厂在小江西岸的大山里 is
+inside, no distance), a town before the bearing (莫高窟在城东南二十五里: 城 is no name, 城东 none either)."""
+
+
+def prose_places(texts: Iterable[str]) -> set[str]:
+    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text."""
+    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p in m.groups()}
+
+
 HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
 """Where someone's family home is, said right after the place (在四川天全老家种地, 回了沧州娘家, 回了衡阳老家): a place
 one goes back to from where the book is, away from it (unless the world nests it with the point of view's: _related);
