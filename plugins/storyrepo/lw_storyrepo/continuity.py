@@ -384,8 +384,9 @@ LOOK_BACK = 40
 """How far before a rank :data:`ASPIRE`, :data:`BEING` and :data:`LISTED` look (their longest forms, a
 name and some spaces): a sentence of thousands of ranks is not read again for each."""
 
-AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
-"""What follows a place to say another lies beside it, not in it."""
+AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)|"
+                    r"[东南西北]{1,2}(?:约|大约)?[\d一二两三四五六七八九十百千万几数]+[多余]?(?:里|公里|华里|米)")
+"""What follows a place to say another lies beside it, not in it (a bearing and a distance: 南京在海州西南六百多里)."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|叩门|敲门|进门")
 """An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""

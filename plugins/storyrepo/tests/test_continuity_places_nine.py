@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import far_places
+from lw_storyrepo.continuity import far_places, prose_places
 from lw_storyrepo.kinship import ONE_CHARACTER
 
 from story_cli import hand_in, lw
@@ -124,3 +124,40 @@ def test_an_away_mother_at_her_home_village_fires(tmp_path: Path) -> None:
     found = json.loads(lw(root, "check", "--json"))["A"]
     ours = [f for f in found if "张桂花" in f["message"] and "「米脂」" in f["message"]]
     assert len(ours) == 1 and "妈蹲在" in ours[0]["excerpt"], found
+
+
+def test_places_the_world_prose_sets_by_bearing_and_distance() -> None:
+    """A place set from another by a bearing and a counted distance is a place of the book, both of them; not a place
+    inside another (…的大山里), a bearing from an unnamed town (城东南), a pronoun's (这里在…), nor one with no distance."""
+    assert prose_places(["盐场在海州东南九十多里。", "省城在县城以北约三百公里，坐汽车要一天。"]) == {
+        "盐场", "海州", "省城", "县城"}
+    assert prose_places(["矿洞在黑石岭西坡的林子里。", "关帝庙在城西北二里。", "这里在山东面五里。", "码头在镇东。"]) == set()
+
+
+SALT = "一九三二年，海州的盐场。晒盐的滩地、盐垛和账房都在盐场上。南京在海州西南六百多里，坐火车要一天一夜。\n"
+
+
+@pytest.mark.parametrize(("body", "fires"), [
+    ("宋掌柜这几天在南京打官司，盐场的账都压在小满身上。\n\n晌午，宋掌柜蹲在盐垛边上，抓起一把盐看成色。", True),
+    ("宋掌柜前天回南京去了。\n\n晌午，宋掌柜蹲在盐垛边上，抓起一把盐看成色。", True),
+    # a journey back told, a memory of there, someone else here
+    ("宋掌柜前天回南京去了。\n\n晌午，宋掌柜坐火车从南京赶回来了，蹲在盐垛边上，抓起一把盐看成色。", False),
+    ("宋掌柜这几天在南京打官司。\n\n晌午，老陈蹲在盐垛边上，抓起一把盐看成色。", False),
+])
+def test_someone_sent_to_a_place_of_the_world_prose_and_here(tmp_path: Path, body: str, fires: bool) -> None:
+    """南京 is named only in the world's prose (no card there, no roster row): the draft sends someone there and then
+    has them here, with no journey back told."""
+    root = tmp_path / "盐"
+    lw(root, "init", str(root), "--书名", "盐", "--类型", "年代", "--每章目标字数", "200")
+    (root / L.世界观).write_text(SALT, encoding="utf-8")
+    lw(root, "fix")
+    for name in ("宋掌柜", "小满", "老陈"):
+        lw(root, "character", "set", name, "位置", "盐场")
+    lw(root)  # brief
+    lw(root, "card", "edit", "--合同", "晒盐")
+    lw(root, "decide")
+    lw(root)  # pack
+    hand_in(root, f"---\n标题: 盐\n视角: 小满\n书内时间: 1932年6月2日\n一句话事件: 晒盐\n在场:\n  - 小满\n---\n\n{body}\n")
+    found = [f for f in json.loads(lw(root, "check", "--json"))["A"]
+             if "「海州」" not in f["message"] and "南京" in f["message"] and "在场" in f["message"]]
+    assert (len(found) == 1 and "宋掌柜" in found[0]["message"]) if fires else found == [], found
