@@ -31,14 +31,14 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
-from lw_storyrepo.kinship import FORMS, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -204,7 +204,7 @@ class CheckContext:
         names = set(aliases)
         named = named_ends(names)  # built once for every card's relations
         spotted = NamesIn(names)  # and for every card's pronouns
-        places = {p for p in places if len(p) >= 2}
+        places = {p for p in places | prose_places([lore, *texts.values()]) if len(p) >= 2}
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
@@ -676,7 +676,12 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
         called = {f: p for f, p in ctx.called.get(me, {}).items() if len(f) >= 2 and f not in ctx.aliases}
         heard = {f: p for f, p in ctx.called.get("", {}).items() if f not in ctx.aliases}  # 家里下人叫他“少爷”
-        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called}, indirect=ctx.kin_words | set(called),
+        # and the one-character kin word a relative's card gives as a name (杨桂英: 娘), the point of view theirs by the
+        # cards (向秋生叫她“娘”, 赵满囤的娘)
+        kin_of_pov = {*ctx.called.get(me, {}).values(), *ctx.kin_of_pov.get(me, {}).values()}
+        kin = {f for f in ONE_CHARACTER if ctx.aliases.get(f) in kin_of_pov}
+        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called},
+                                             indirect=ctx.kin_words | set(called) | kin,
                                              heard=heard),
                                      draft.meta, lines,
                                      draft.body_line,

@@ -121,9 +121,10 @@ words in the scene — the dead and the missing are told of so; and what the poi
 scene (鲁万山一听就明白，心里想…; 转身就想到了对策) is no question (R51 at stop 51)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
-REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
+REMOTE = re.compile(MEDIUM.pattern + r"|隔着(?![^，,。！？；;]{0,4}?(?:人堆|人群|人丛|人缝))|隔壁|墙那边|墙后|门外|窗外|通风|格栅|"
+                    r"管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
-the speaker's paragraph or the few before it."""
+the speaker's paragraph or the few before it. Across a crowd (隔着街上的人堆) is in sight, not elsewhere."""
 SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
@@ -386,8 +387,9 @@ LOOK_BACK = 40
 """How far before a rank :data:`ASPIRE`, :data:`BEING` and :data:`LISTED` look (their longest forms, a
 name and some spaces): a sentence of thousands of ranks is not read again for each."""
 
-AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
-"""What follows a place to say another lies beside it, not in it."""
+AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)|"
+                    r"[东南西北]{1,2}(?:约|大约)?[\d一二两三四五六七八九十百千万几数]+[多余]?(?:里|公里|华里|米)")
+"""What follows a place to say another lies beside it, not in it (a bearing and a distance: 南京在海州西南六百多里)."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|叩门|敲门|进门")
 """An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
@@ -654,12 +656,35 @@ FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
 
+PROSE_PLACE = re.compile(r"(?:^|(?<=[。；;，,\n]))\s*(?![这那此其他她我你它])([\u4e00-\u9fff]{2,5}?)在"
+                         r"(?![这那此其])([\u4e00-\u9fff]{2,5}?)(?<![东西南北])以?(?:东北|西北|东南|西南|东|南|西|北)(?:边|面|方)?"
+                         r"(?:约|大约|差不多)?[一二两三四五六七八九十百千万几数\d]+[多余]?(?:公里|华里|里|米)")
+"""A place the world's prose sets from another by a bearing and a distance (北京在潍坊西北四百多公里, 京城在景德镇以北
+两千多里, 浮梁县在景德镇东北十几里): both are places of the book, though no card is there and the roster lists neither
+(:func:`prose_places`); how far is :func:`far_places`' to say. A count before the 里 (汤丹厂在小江西岸的大山里 is
+inside, no distance), a town before the bearing (莫高窟在城东南二十五里: 城 is no name, 城东 none either)."""
+
+
+def prose_places(texts: Iterable[str]) -> set[str]:
+    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text."""
+    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p in m.groups()}
+
+
+HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
+"""Where someone's family home is, said right after the place (在四川天全老家种地, 回了沧州娘家, 回了衡阳老家): a place
+one goes back to from where the book is, away from it (unless the world nests it with the point of view's: _related);
+not 娘家在周家庄, a home whose place follows."""
+
+
 def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     """The places a sentence of the world or of a card names together with a journey
-    (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
+    (:data:`FAR_WORDS`) or as someone's family home (:data:`HOME_PLACE`): someone there is not beside the point of
+    view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
         sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
+        for home in HOME_PLACE.finditer(sentence):  # the places ending where it starts, looked up by their lengths
+            out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names)
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         starts = [a for a, _ in walks]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]
@@ -2789,6 +2814,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         return []
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    # 他看见娘站在街口: the one seen doing it, whom the seer's own match (他…站) passes over
+    seen_act = re.compile(rf"(?:{SIGHTED})({forms})[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{verbs})")
     # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
     # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
@@ -2838,6 +2865,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
@@ -3205,6 +3233,11 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
     k = bisect.bisect_right(starts, at)
     return bool(k) and spans[k - 1][0] <= at < spans[k - 1][1]
 
+_AFTER_SIGHT = "".join(f"(?<!{w})" for w in SIGHTED.split("|"))
+"""Not after a :data:`SIGHTED` word: a kin word a sighting ends on stands alone there (他看见娘站在街口, 瞧见妈蹲在…) —
+what the point of view sees is the one they call so, as after the copula (是爹)."""
+
+
 def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     """A pattern of every name, alias and kinship word of ``people``, with the one-character
     words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
@@ -3221,7 +3254,8 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     lead = {f: "".join(leads[f]) for f in forms}
     single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
-    edge = "" if loose else r"(?<![\u4e00-\u9fff](?<!是))"  # 抬头一看，是爹: the copula leaves the word alone
+    # 抬头一看，是爹: the copula leaves the word alone; so does a sighting (他看见娘站在…: :data:`SIGHTED`)
+    edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT})"
     alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
     return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
 

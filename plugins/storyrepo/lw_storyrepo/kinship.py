@@ -35,6 +35,9 @@ FORMS: dict[str, tuple[str, ...]] = {
     "姑": ("姑姑",),
     "姨": ("阿姨", "姨妈"),
 }
+ONE_CHARACTER = frozenset(f[0] for forms in FORMS.values() for f in forms if len(f) == 1 or (len(f) == 2 and f[0] == f[1]))
+"""The kin words of one character a child or a sibling calls someone by (娘, 爹, 姐; 妈 of 妈妈, 爸 of 爸爸): a card's
+one-character name the point of view calls them by (叫她“娘”) is one of these, not a stray character of a name."""
 WORDS = {
     "父亲": "父", "父": "父", "爹": "父", "母亲": "母", "母": "母", "娘": "母", "哥哥": "兄", "兄长": "兄", "姐姐": "姐",
     "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "导师": "师", "老师": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",

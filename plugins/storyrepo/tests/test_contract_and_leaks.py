@@ -662,7 +662,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 9/15 with H7's round (stop 55, not tuned on it; its README); a development set since stop 56.
     ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-2 and 时间-1 caught by T5's round (stop 56: 刚才 + any doing of the dead; an entry dated after 写上日子：)
-     [("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),
+     # 位置-3 (他看见娘站在…): P5's round (stop 57: a card's one-character kin name in its child's chapter, seen)
+     [("连贯-状态-1.md", "状态"),
       ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "嵩云山"),
       ("合同-5.md", "田少卿用自来水笔替麻三写家信"), ("泄密-1.md", "麻三")],
      2),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
@@ -674,7 +675,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms (2 of 6 good drafts sent back); 合同 4/5 with K3's round (stop 55, not tuned on it; its README); a
     # development set since stop 56.
     ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"),  # 位置-1: P3 (stop 56, 昨天…上来了)
+     # 位置-2 (妈挽着袖子蹲在…): P5's round (stop 57: 妈, her card's name; 天全老家, a family home away)
+     [("连贯-境界-3.md", "境界"), ("连贯-状态-2.md", "状态"),  # 位置-1: P3 (stop 56, 昨天…上来了)
       # 时间-1 caught by T5's round (stop 56: an entry dated after 端端正正写上：)
       ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口"), ("泄密-3.md", "孙志刚")],
      5),  # 11 -> 5 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
@@ -686,15 +688,15 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 持有-2 (我借你那根…扁担, 兰姐's words) caught: H10's round (stop 57: 我 in someone's words, more verbs)
      [("连贯-境界-1.md", "境界"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-5.md", "孙宝林用怀表给赵满囤掐扛一趟的时辰")],
+      ("连贯-位置-1.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("合同-5.md", "孙宝林用怀表给赵满囤掐扛一趟的时辰")],  # 位置-3 (他看见娘站在…): P5's round (stop 57)
      3),  # 4 -> 3: H10's round (stop 57: 第1章's 跟马把头签筒里的一样长 — a held thing in a comparison's frame, not used)
     # a 1979 石河子 state-farm cotton company (连队) written blind at stop 56, an evaluation set: first run 7/15, 4/5, 4/5
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
-      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-5.md", "沈丽华用半导体收听天气预报"), ("泄密-1.md", "王二虎")],
+      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("合同-5.md", "沈丽华用半导体收听天气预报"), ("泄密-1.md", "王二虎")],  # 位置-3 (他看见妈站在…): P5's round (stop 57)
      3),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
