@@ -234,6 +234,9 @@ HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道�
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
+HEADED_REACH = max(map(len, HEAD_WORDS)) + 1
+"""How far before 叫 :data:`HEADED` can stand (its longest word and a comma): the text before a line's every 叫 is
+not read from the line's start again (a line of thousands of 叫X: A17, stop 57)."""
 CALLED_KIND = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?(?:就|也)?叫(?:做)?([“「]?)([\u4e00-\u9fff]{{5,6}})([”」]?)(?=[，。！？；、]|$)")
 """A kind of thing and its name of five or six characters (一种道具，叫替身稻草人): :data:`HEADED`'s frame, longer than
 the word frame 叫 reads."""
@@ -2672,7 +2675,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 行话叫仰焊: a trade's term (土话里叫他铁秤砣 names someone)
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            headed = HEADED.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
             # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
             called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
                 and not _someone_word(lex, word) and not set(word) & KIN_CHARS
