@@ -13,6 +13,9 @@ of its matches, and the name-tables cache.
 - Who speaks a quote after the one person of its line's own sentence (林知夏看着他。“好。”) gathered every person the
   line names outside its quotes again at each quote (:func:`checks._attributed`): a line of thousands took 43 s at the
   draft cap. They are gathered once a line (:func:`checks._people_outside_quotes`).
+- Whether a rank the point of view aims at (下个月就要考主治) is in the sentence's first clause and outside quotes
+  (:func:`ranks._bind`) searched the sentence up to each rank: a sentence of thousands took 5 s of searches. The first
+  pause and quote are read once a sentence (:func:`wordsre.first_end`).
 - A name-tables file nested too deep for the JSON reader (a RecursionError, no ValueError) failed every command that
   checks a draft's new names; it is a bad file like any other: the tables are built.
 
@@ -30,7 +33,7 @@ import pytest
 import continuity_helpers
 from continuity_helpers import Counted
 
-from lw_storyrepo import checks, continuity, kinship, nametables, propernouns
+from lw_storyrepo import checks, continuity, kinship, nametables, propernouns, ranks
 from lw_storyrepo.checks import CheckContext, dwellers_of
 from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.wordsre import first_end
@@ -180,3 +183,16 @@ def test_a_line_of_thousands_of_quotes_gathers_its_people_once(monkeypatch: pyte
 def test_the_solid_character_before_is_the_stripped_text_s_last(text: str) -> None:
     for at in range(len(text) + 1):
         assert checks._solid_before(text, at) == text[:at].rstrip()[-1:]
+
+
+@pytest.mark.parametrize("unit", ["下个月就要考主治", "自己还要考主治，"])
+def test_a_sentence_of_thousands_of_ranks_aimed_at_reads_its_pauses_once(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pause, quote = Counted(ranks.PAUSE), Counted(ranks.OPEN_QUOTE)
+    monkeypatch.setattr(ranks, "PAUSE", pause)
+    monkeypatch.setattr(ranks, "OPEN_QUOTE", quote)
+    body = unit * 2000 + "。"
+    found = [f for f in continuity_helpers.findings(body, _ward(), "许砚", "2024年10月13日", ["林知夏", "许砚"])
+             if "境界" in f.message]
+    assert found  # 许砚 is a 主治 already
+    assert 0 < pause.read + quote.read <= 4 * len(body)
+
