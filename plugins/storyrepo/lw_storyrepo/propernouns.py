@@ -1460,7 +1460,8 @@ def _kin_word_before(lex: _Lexicon, before: str) -> bool:
 
 
 def _person_noun_before(lex: _Lexicon, before: str) -> bool:
-    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
+    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`); only its last three
+    characters are read: a caller may give just those (not the line up to each of thousands of 小X: A17, stop 57)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
         return False
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
@@ -1673,7 +1674,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
-        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[:m.start()]) \
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[max(0, m.start() - 3):m.start()]) \
                 and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()

@@ -16,6 +16,8 @@ of its matches, and the name-tables cache.
 - Whether a rank the point of view aims at (下个月就要考主治) is in the sentence's first clause and outside quotes
   (:func:`ranks._bind`) searched the sentence up to each rank: a sentence of thousands took 5 s of searches. The first
   pause and quote are read once a sentence (:func:`wordsre.first_end`).
+- Whether a trade's noun stands before 小X/阿X (:func:`propernouns._person_noun_before`, its last three characters read)
+  was given a copy of the line up to each.
 - A name-tables file nested too deep for the JSON reader (a RecursionError, no ValueError) failed every command that
   checks a draft's new names; it is a bad file like any other: the tables are built.
 
@@ -195,4 +197,18 @@ def test_a_sentence_of_thousands_of_ranks_aimed_at_reads_its_pauses_once(unit: s
              if "境界" in f.message]
     assert found  # 许砚 is a 主治 already
     assert 0 < pause.read + quote.read <= 4 * len(body)
+
+
+
+def test_a_line_of_thousands_of_pet_names_gives_the_trade_reader_a_few_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[str] = []
+    reader = propernouns._person_noun_before
+
+    def counted(lex: Any, before: str) -> bool:
+        given.append(before)
+        return reader(lex, before)
+
+    monkeypatch.setattr(propernouns, "_person_noun_before", counted)
+    propernouns.find_new_nouns("化妆师小鹿，" * 2000 + "\n", ["林知夏"])
+    assert given and max(map(len, given)) <= 8  # a few characters (the line up to each 小X: 12,000)
 
