@@ -5,7 +5,7 @@ of its matches, and the name-tables cache.
   叫“…” from the sentence's start: a card of one 60,000-character sentence of 林知夏叫他“小许”， took 76 s to load.
   The sentence's names are read once (:class:`kinship._NamedBefore`).
 - Whether 叫 follows a kind of thing (:data:`propernouns.HEADED`, ``…$``) was asked of the line's whole text before each
-  叫X: a line of thousands of 那人叫阿福， searched 900 million characters. It is asked of :data:`HEADED_REACH` of them.
+  叫X: a line of thousands of 那人叫阿福， spent 3.6 s of a 4 s check searching. It is asked of :data:`HEADED_REACH` of them.
 - Whether a rank's name before it is compared (:data:`continuity.LIKE`, ``…$``) was asked of the sentence up to that
   name, for each rank of the sentence; it is asked of :data:`continuity.LOOK_BACK` characters.
 - Whether a day of the coming months is a plan (:data:`continuity.COMING` before it) searched the sentence up to each
