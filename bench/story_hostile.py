@@ -34,7 +34,10 @@ stop 55's readers — hundreds of told handovers of a card's thousands of things
 name and thing, a title on a surname of thousands of ranked cards, and thousands of turns of one speaker; the
 ``sixteenth_`` cases (the sixteenth look) against stop 55's leftovers — a card of thousands of things beside one line
 naming them all, and hundreds of handover lines of them, told or not; thousands of info gaps beside a draft saying
-their keywords; thousands of cards each a relative of the next.
+their keywords; thousands of cards each a relative of the next; the ``seventeenth_`` cases (the seventeenth look)
+against readers that searched a sentence's text up to each of its matches — a card's sentence of thousands of 叫“…”, a
+line of thousands of 叫X, one sentence of thousands of ranks or days ahead, a line of thousands of quotes after its one
+person.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -499,6 +502,23 @@ def sixteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[
     }
 
 
+def seventeenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against readers that asked a pattern of a sentence's whole text before each of its
+    matches (the seventeenth look): a card of one sentence of thousands of 叫“…” (who calls whom), a line of thousands
+    of 叫X (a kind of thing before 叫), one sentence of thousands of ranks after a name (compared with the name?), of
+    days of the coming months told as past (a plan word before?), of ranks the point of view aims at (a pause before?),
+    and a line of thousands of quotes each after the line's one person (who speaks), as :func:`sixth_look`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    return {
+        "seventeenth_card_calls": ({f"{L.角色}/许砚.md": card + "\n" + fill("林知夏叫他“小许”，", n) + "\n"}, HEAD + fill(PROSE, n)),
+        "seventeenth_jiao_line": ({}, HEAD + fill("那人叫阿福，", n)),
+        "seventeenth_ranks_after_names": ({}, HEAD + fill("许砚如今不过是个实习医生，", n)),
+        "seventeenth_days_ahead": ({}, HEAD + fill("十一月三日那天就来了，", n)),
+        "seventeenth_ranks_aimed_at": ({}, HEAD + fill("下个月就要考主治", n)),
+        "seventeenth_quotes_after_one": ({}, HEAD + fill("林知夏看着他。“好。”", n)),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -576,10 +596,11 @@ def main() -> None:
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
-                         **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4)}
+                         **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4),
+                         **seventeenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
                      **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
-                     **fifteenth_look(cap), **sixteenth_look(cap)}
+                     **fifteenth_look(cap), **sixteenth_look(cap), **seventeenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

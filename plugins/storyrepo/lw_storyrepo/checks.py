@@ -2297,9 +2297,9 @@ led by them (妈说，“…”); the word alone, not the end of another (姑妈
 
 
 def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
-                named_outside: Callable[[], tuple[str, ...]]) -> str | None:
+                people_outside: Callable[[], frozenset[str]]) -> str | None:
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there
-    (``named_outside``: the names the line says outside its quotes, :func:`_named_outside_quotes`)."""
+    (``people_outside``: the people the line names outside its quotes, :func:`_people_outside_quotes`)."""
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
     person = ctx.is_person
@@ -2338,18 +2338,33 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
         if kin and kin.group(1) * 2 in ctx.kin_words and kin.group(1) * 2 in ctx.aliases:
             return kin.group(1) * 2
     # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
-    led = names.match(line) is not None and line[:m.start()].rstrip()[-1:] in ("。", "！", "？") and m.start() > 0
+    led = names.match(line) is not None and _solid_before(line, m.start()) in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
-        who = {ctx.aliases[n] for n in named_outside() if person(n)}
+        who = people_outside()
         if len(who) == 1:
             return next(iter(who))
     return None
 
 
 
+def _solid_before(text: str, at: int) -> str:
+    """The last non-blank character of ``text[:at]`` (``text[:at].rstrip()[-1:]``), the text before it not copied: a
+    line of thousands of quotes asks it at each."""
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return text[at - 1:at] if at > 0 else ""
+
+
+def _people_outside_quotes(ctx: CheckContext, line: str, names: re.Pattern[str]) -> frozenset[str]:
+    """The people (as the cards name them) a line names outside its quotes, read once for all its quotes by
+    :func:`voices` (a quote blanked first and then the rest is the same as every quote of the line blanked): a line of
+    thousands of quotes and names had gathered them again at each quote (43 s at the draft cap; A17, stop 57)."""
+    return frozenset(ctx.aliases[n] for n in _named_outside_quotes(line, names) if ctx.is_person(n))
+
+
 def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
-    """The names a line says outside its quotes, read once for all its quotes by :func:`voices` (a
-    quote blanked first and then the rest is the same as every quote of the line blanked)."""
+    """The names a line says outside its quotes (a quote blanked first and then the rest is the same as every quote
+    of the line blanked)."""
     parts, at = [], 0
     for q in quote_matches(line):
         parts += [line[at:q.start()], " " * (q.end() - q.start())]
@@ -2576,7 +2591,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
-        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
+        people_outside = functools.cache(functools.partial(_people_outside_quotes, ctx, line, names)) if names and quotes else None
         marks = _LineMarks(ctx, names, outside)
         for m in quotes:
             if letter is not None:  # a letter read out: its writer's words, not the reader's
@@ -2584,8 +2599,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 yield Voice(letter[0], words, i, m.start() + 1, letter[1])
                 taken.append(m.span())
                 continue
-            speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
-                if names and clauses is not None and named_outside is not None else None
+            speaker = _attributed(ctx, names, clauses, line, m, people_outside) \
+                if names and clauses is not None and people_outside is not None else None
             lead = marks.lead(m.start())
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”

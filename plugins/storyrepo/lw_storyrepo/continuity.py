@@ -79,7 +79,7 @@ from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import Ends, alternation, found_at, guarded, occurring
+from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -385,7 +385,8 @@ LISTED = r"\s*[，,、：:]\s*$"
 """A name and then its stage, as a register reads (赵铁军，三级工)."""
 LOOK_BACK = 40
 """How far before a rank :data:`ASPIRE`, :data:`BEING` and :data:`LISTED` look (their longest forms, a
-name and some spaces): a sentence of thousands of ranks is not read again for each."""
+name and some spaces), and before the name ahead of it :data:`LIKE`: a sentence of thousands of ranks is not read
+again for each."""
 
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)|"
                     r"[东南西北]{1,2}(?:约|大约)?[\d一二两三四五六七八九十百千万几数]+[多余]?(?:里|公里|华里|米)")
@@ -3110,7 +3111,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
             elif levelled or below or (being := BEING.search(tail)) or (apposed := APPOSED.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
-                if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
+                if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[max(0, spans[before - 1][0] - LOOK_BACK):spans[before - 1][0]]) \
                         and COMPARED.match(sentence, spans[before - 1][1]):
                     before -= 1  # 赵大个跟三宝一样，还是学徒: 赵大个 is said to be one, like 三宝
                 who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
@@ -4193,7 +4194,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             told_day = _cn_int(m.group("day"))
             if told_month and told_day and month is not None and day is not None \
                     and (told_month, told_day) > (month, day) and told_month - month <= 3 \
-                    and not COMING.search(sentence[:m.start()]):
+                    and first_end(COMING, sentence) > m.start():
                 said = m.group()
         season = SAID_SEASON.search(sentence)
         if season and month is not None and month not in SEASON_NOW[next(g for g in season.groups() if g)]:

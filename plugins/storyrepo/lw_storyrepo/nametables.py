@@ -112,11 +112,11 @@ def name_tables(build: Callable[[], NameTables], key: str, folder: Path | None =
 
 
 def _read(path: Path, key: str) -> NameTables | None:
-    """The tables in ``path`` under ``key``, or None (missing, unreadable, too big, not the
-    layout, another key)."""
+    """The tables in ``path`` under ``key``, or None (missing, unreadable, too big, not JSON or nested too deep,
+    not the layout, another key)."""
     try:
         data = json.loads(read_bytes(path, max_bytes=MAX_BYTES))
-    except (LwError, OSError, ValueError):
+    except (LwError, OSError, ValueError, RecursionError):  # RecursionError: nested deeper than the reader goes (A17)
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
         return None

@@ -234,6 +234,9 @@ HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道�
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
+HEADED_REACH = max(map(len, HEAD_WORDS)) + 1
+"""How far before 叫 :data:`HEADED` can stand (its longest word and a comma): the text before a line's every 叫 is
+not read from the line's start again (a line of thousands of 叫X: A17, stop 57)."""
 CALLED_KIND = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?(?:就|也)?叫(?:做)?([“「]?)([\u4e00-\u9fff]{{5,6}})([”」]?)(?=[，。！？；、]|$)")
 """A kind of thing and its name of five or six characters (一种道具，叫替身稻草人): :data:`HEADED`'s frame, longer than
 the word frame 叫 reads."""
@@ -1457,7 +1460,8 @@ def _kin_word_before(lex: _Lexicon, before: str) -> bool:
 
 
 def _person_noun_before(lex: _Lexicon, before: str) -> bool:
-    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
+    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`); only its last three
+    characters are read: a caller may give just those (not the line up to each of thousands of 小X: A17, stop 57)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
         return False
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
@@ -1670,7 +1674,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
-        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[:m.start()]) \
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[max(0, m.start() - 3):m.start()]) \
                 and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()
@@ -2672,7 +2676,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 行话叫仰焊: a trade's term (土话里叫他铁秤砣 names someone)
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            headed = HEADED.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
             # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
             called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
                 and not _someone_word(lex, word) and not set(word) & KIN_CHARS

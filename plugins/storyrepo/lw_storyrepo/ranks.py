@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.numerals import chinese, value
+from lw_storyrepo.wordsre import first_end
 
 # --- ladders ---------------------------------------------------------------------------------------
 
@@ -396,6 +397,11 @@ ASPIRING = re.compile(r"(?:还没|没|尚未|未)(?:熬到|升到|升上|当上|
                       r"(?:要|想|准备|打算|盼着|等着)(?:考|评|升|冲|冲击|熬)(?:一?个)?$")
 """Someone still below a rank (还没熬到主治, 下个月就要考四级了): a card at or above it contradicts."""
 MAX_BETWEEN = 14
+OPEN_QUOTE = re.compile("“")
+"""A quote opening: a rank after one in its sentence may be someone's words, not the narration's."""
+PAUSE = re.compile(r"[，,。；;：:]")
+"""A pause in a sentence: a rank after one is in another clause than the sentence's first (:func:`first_end` of the
+sentence asks each once a sentence, not the sentence's text up to each of thousands of ranks: A17, stop 57)."""
 LEVEL = r"(?:期|位(?!分|置|子))?(?:[一二两三四五六七八九十\d]{1,2}[层重阶段星]|初期|前期|中期|后期|巅峰|大圆满|圆满)?"
 """A level within a rung (炼气七层, 筑基圆满): read past, compared by the rung only (the older rules compare levels)."""
 AS_ONESELF = r"之身|的修为|的身份|的资历|的级别|的职级|的位分|的品级|的官阶|的军衔|的段位"
@@ -690,15 +696,15 @@ class RankReader:
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "below", rung
-        if not spans and pov and "“" not in sentence[:r.start()]:
+        if not spans and pov and first_end(OPEN_QUOTE, sentence) > r.start():
             aspire = ASPIRING.search(sentence, max(0, r.start() - 12), r.start())
-            if aspire and not re.search(r"[，,。；;：:]", sentence[:aspire.start()]):
+            if aspire and first_end(PAUSE, sentence) > aspire.start():
                 return pov, "below", rung  # 下个月就要考四级了: the point of view's narration of itself, no subject named
         if not k and pov and _states(sentence, r.end()):
             # 自己在镖局里，还是个趟子手: the point of view's own thought of himself (我 only outside a quote)
             window = sentence[max(0, r.start() - 24):r.start()]
             m = re.search(r"(?:^|[，,：:])\s*(自己|我)(?!们)([^。！？“”]{0,16})$", window)
-            if m and (m.group(1) == "自己" or "“" not in sentence[:r.start()]):
+            if m and (m.group(1) == "自己" or first_end(OPEN_QUOTE, sentence) > r.start()):
                 last = re.split(r"[，,]", m.group(2))[-1]
                 if ASPIRING.search(last):
                     return pov, "below", rung
