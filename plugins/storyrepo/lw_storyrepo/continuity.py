@@ -1241,13 +1241,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            *((first_line + at[0], at[1] + 1, _sentence_at(lines[at[0]], at[1]).strip()[:60]) if at
                              else (1, 1, f"书内时间: {now}"))))
     if now and not flashback:
-        out += _said_today(now, sentences, first_line)
+        out += _said_today(now, sentences, first_line, (*world.cards, *world.aliases))
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         out += _entry_dated(now, lines, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
+            out += _going_on_day(world, names, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -3316,6 +3317,8 @@ SEASON_NOW: dict[str, frozenset[int]] = {
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
 """The months a season can be, by its word, in either calendar (冬 runs over the new year; 伏 the
 dog days, 九 the nine-nines after the solstice)."""
+SEASON_CHARS = "冬夏秋春伏九"
+"""The characters :data:`SAID_SEASON` reads a season by."""
 SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今日|眼下|如今|正值|正是|正当|时值|已是|已经是|已经入)(?:是)?"
                          r"[^。！？，,“”在从往去]{0,3}?(?:隆|寒|深|盛|酷|初|大)?([冬夏秋春])(?:天|季|日|时节)?(?![瓜装衣被鞋令营])|"
                          r"(?:三|头|二|中|末)([伏九])天")
@@ -3507,16 +3510,19 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
 
 
 _DAY_OF_MONTH = r"[\d〇零一二三四五六七八九十廿卅]{1,3}"
+_NO_BOUND = r"(?![前以之起]|后(?![半晌]))"
+"""After a date, what makes it no bound (十一月八日前, 十二以后): 后 is one only when it is no part of the day (十二后半晌,
+二十日后晌, 初三后半夜 are afternoons and the small hours of that day; T6, stop 57)."""
 DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?P<aside>[（(][^）)\n]{{0,12}}[）)])?"
-                   rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+                   rf"{_NO_BOUND}(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
 LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?:(?:{_FEASTS})节?)?"
                          rf"(?:(?<=初[一二三四五六七八九十])(?![日号])|(?![日号\d〇零一二三四五六七八九十月]))"
-                         rf"(?P<aside>[（(][^）)\n]{{0,12}}[）)])?(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+                         rf"(?P<aside>[（(][^）)\n]{{0,12}}[）)])?{_NO_BOUND}(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早); the same day in another calendar in brackets after it read past (十二月十七（腊月十七）一早进山; T2, stop 52)."""
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
-                        rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+                        rf"{_NO_BOUND}(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
 DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})"
                        r"(?:[日号][\u4e00-\u9fff]{0,6})?$")
@@ -3720,6 +3726,12 @@ GOING = "走|死|没|过世|去世|不在|出事|失踪|不见"
 """The verbs of someone's going — dying, a mishap, being lost (走了, 出事, 不见了): what the day of a dead or lost one's card
 is the day of (:data:`MONTHS_SINCE`, :data:`RESTATED`)."""
 GOING_RE = re.compile(GOING)
+MISHAP = ("落水", "落的水", "卷走", "冲走", "淹死", "淹了", "压死", "压在", "砸死", "摔死", "摔下", "遇难", "遇害", "牺牲",
+          "咽气", "咽的气", "断气", "断的气", "出的事", "卒", "殁", "亡")
+"""How a book tells the very doing of someone's death or loss by its manner (叫水卷走的, 压在老巷里的, 落的水, 墓碑的卒):
+beside :data:`GOING`, the words a dead or lost one's dated day is the day of (:func:`_date_restated`,
+:func:`_going_on_day`; T6, stop 57)."""
+WENT_RE = re.compile("|".join((GOING, *MISHAP)))
 MONTHS_SINCE = re.compile(rf"(?:{GOING})了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
                           r"(?:到(?:今儿|今天|今日|如今|现在)[，,]?)?(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有)*"
                           r"(?P<n>[一两二三四五六七八九十]{1,3})(?P<more>多)?(?P<unit>个月|年)(?P<over>多)?(?![的前后里间])")
@@ -3788,15 +3800,36 @@ YEAR_OFF = {"今年": 0, "去年": -1, "前年": -2}
 _YEAR_END = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})年$")
 RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“”\n是]{{0,6}}?年)?"
                       rf"(?P<month>{_DAY_OF_MONTH}|正|冬|腊)月(?P<day>初[一二三四五六七八九十]|{_DAY_OF_MONTH})(?:[日号])?"
-                      rf"(?P<then>[^，,。！？；;“”\n是]{{0,8}}?的[\u4e00-\u9fff]{{0,2}})?(?=[，,。！？；;”\n]|$)")
+                      rf"(?P<then>[^，,。！？；;“”\n是]{{0,12}}?的[\u4e00-\u9fff]{{0,2}})?(?=[，,。！？；;”\n]|$)")
 """A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
 七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
-is the event's other words; the clause ends there."""
+is the event's other words (up to twelve characters: 爹是四月十八那天后半晌压在老巷里的; T6, stop 57); the clause ends there."""
 _RESTATED_HEAD = 4
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
-_RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
+_RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半后晌")
 """Characters two events share without being the same one (:data:`_PLAIN` and the times of day: 夜里回的家 is not 夜里在排字房
-倒下; R52's finding 2)."""
+倒下; R52's finding 2; 后半晌 too, now a card's 四月十二后半晌 dates an event: T6, stop 57)."""
+
+
+def _one_dated_day(world: World, who: str) -> tuple[str, str, tuple[int, int]] | None:
+    """The one dated event of ``who`` (:func:`_events_of`, and the day :func:`dates_of_death` reads on a dead one's card)
+    as ``(said of, what, (month, day))``; None when the book gives them no day or two."""
+    dated = _events_of(world, who)
+    if who in world.died and who in world.died_day:
+        dated.append((who, "", (world.died[who][2], world.died_day[who])))
+    return dated[0] if len({on for _said, _what, on in dated}) == 1 else None
+
+
+def _year_fits(told: str | None, said: str, year: int | None) -> bool:
+    """Whether the year the prose puts on a date (``told``: 去年, 一九七八年, none) can be the one the card's words
+    ``said`` of the event end on (…一九七八年), the in-book ``year`` counting 去年 back: True when either says none."""
+    card_year = _YEAR_END.search(said)
+    if not told or not card_year:
+        return True
+    written = _YEAR_END.search(told)
+    when = (year + YEAR_OFF[told] if year is not None else None) if told in YEAR_OFF else \
+        _cn_int(written.group(1)) if written else None
+    return when is not None and when == _cn_int(card_year.group(1))
 
 
 def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
@@ -3836,29 +3869,89 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             if said_month is None or said_day is None or (old_way and not lunar):
                 continue
             if who not in one_day:  # each one's days read once, not once per date said of them (A11, stop 52)
-                dated = _events_of(world, who)
-                if who in world.died and who in world.died_day:
-                    dated.append((who, "", (world.died[who][2], world.died_day[who])))
-                one_day[who] = dated[0] if len({on for _said, _what, on in dated}) == 1 else None
+                one_day[who] = _one_dated_day(world, who)
             if (first := one_day[who]) is None:
                 continue
             said, what, (on_month, on_day) = first
-            if (said_month, said_day) == (on_month, on_day):
+            if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
                 continue
-            told, card_year = m.group("year"), _YEAR_END.search(said[len(who):])
-            if told and card_year:
-                written = _YEAR_END.search(told)
-                when = (year + YEAR_OFF[told] if year is not None else None) if told in YEAR_OFF else \
-                    _cn_int(written.group(1)) if written else None
-                if when is None or when != _cn_int(card_year.group(1)):
-                    continue
             event = head[lead.end():] + (m.group("then") or "")
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
-            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
+            if not ((gone and WENT_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
                 continue
             told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
                                f"（世界观/角色卡：{what}），与书内时间的记载对不上", first_line + i, col + start, sentence.strip()[:60]))
+    return out
+
+
+DAY_OF_GOING = re.compile(rf"(?P<year>{'|'.join(YEAR_OFF)}|[^\W\d_]{{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?"
+                          rf"(?P<month>{_DAY_OF_MONTH}|正|冬|腊)月(?P<day>初[一二三四五六七八九十]|{_DAY_OF_MONTH})(?:[日号]|(?![日号]))"
+                          rf"{_NO_BOUND}(?![\d〇零一二三四五六七八九十])")
+"""A day the prose opens a telling on (去年七月十九日夜里，…; 那场沙暴是去年十月十九日下午起的，…), its year word or year
+perhaps before it; not a bound (七月九日以前)."""
+GOING_FOCUS = re.compile(r"^(?:就|便|正|也|才)?是|的[\u4e00-\u9fff]{0,2}$")
+"""The stress that makes a clause the telling of when a thing happened: 是 right after the one named (爹就是从这道闸口…)
+or a 的 closing the clause (…叫水卷走的, 你爹落的水: the 是…的 of a past event's time, 是 left out)."""
+GOING_CLAUSES = 2
+"""How many clauses after the date's own the one who went may be named in (去年八月十二那天，排过清浪滩，你爹落的水)."""
+GOING_REACH = 60
+"""The most characters after the day (and after the one named) :func:`_going_on_day` reads for the one who went and
+their clause: a few clauses of prose, so a line of thousands of dates and no clause's end is read in linear work."""
+
+
+def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                  first_line: int) -> list[Finding]:
+    """书内时间: a day (:data:`DAY_OF_GOING`) the prose tells a dead or lost one's going on — named in that clause or
+    one of the :data:`GOING_CLAUSES` after it, their clause stressing when (:data:`GOING_FOCUS`) and telling the going
+    (:data:`GOING`, :data:`MISHAP`) — other than the one day the book gives them (:func:`_one_dated_day`): 去年七月十九日夜里，
+    爹就是从这道闸口叫水卷走的 for a father drowned on 七月九日. Silent when the one named comes before the day (that is
+    :func:`_date_restated`'s), when the year said is not the card's, on a lunar date in a Gregorian book, inside quotes
+    other than the day's own, and on a question (T6, stop 57)."""
+    read = book_time(now)
+    if read is None:
+        return []
+    _era, (year, _month, _day) = read
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}
+    for i, col, sentence in sentences:
+        if "月" not in sentence or not WENT_RE.search(sentence):
+            continue
+        told_of: set[str] = set()
+        ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched on per date or name)
+        for m in DAY_OF_GOING.finditer(sentence):
+            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+            said_day = _cn_int(m.group("day"))
+            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
+            if said_month is None or said_day is None or not 1 <= said_day <= 31 or (old_way and not lunar):
+                continue
+            if ends is None:
+                ends = [e.start() for e in _CLAUSE_OR_QUOTE_END.finditer(sentence)] + [len(sentence)]
+            k = bisect.bisect_left(ends, m.end())
+            after = ends[k:k + GOING_CLAUSES + 1]
+            stop = min(after[-1], m.end() + GOING_REACH)
+            if any(sentence[e] in "“”「」" for e in after[:-1]) or "？" in sentence[m.end():stop] or "?" in sentence[m.end():stop]:
+                continue  # the words after the day leave its quote (or open one), or ask
+            for n in names.finditer(sentence, m.end(), stop):
+                who = world.aliases.get(n.group(), n.group())
+                if who in told_of or not str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE)):
+                    continue
+                close = ends[bisect.bisect_left(ends, n.end())]
+                clause = sentence[n.end():min(close, n.end() + GOING_REACH)]
+                if not (GOING_FOCUS.search(clause) and WENT_RE.search(clause)):
+                    continue
+                if who not in one_day:
+                    one_day[who] = _one_dated_day(world, who)
+                if (first := one_day[who]) is None:
+                    continue
+                said, what, (on_month, on_day) = first
+                told_of.add(who)
+                if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
+                    continue
+                out.append(Finding("连贯", ERROR, f"正文说「{sentence[m.start():n.end() + len(clause)].strip()}」，"
+                                   f"可{who}那件事是{on_month}月{on_day}日（世界观/角色卡：{what or who}），与书内时间的记载对不上",
+                                   first_line + i, col + m.start(), sentence.strip()[:60]))
     return out
 
 
@@ -4153,10 +4246,15 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     return []
 
 
-def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int,
+                people: Iterable[str] = ()) -> list[Finding]:
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
-    outside the months it falls in (:data:`SEASONS`)."""
+    outside the months it falls in (:data:`SEASONS`), a season said now (:data:`SAID_SEASON`) whose character does not
+    open one of ``people`` (the book's names and aliases) nor a given name of theirs, the name after a one-character surname
+    (今天轮到秋生 names 向秋生; T6, stop 57)."""
+    named = tuple(sorted({n for p in people if len(p) >= 2 for n in (p, p[1:] if len(p) == 3 else p)
+                          if n[0] in SEASON_CHARS}))
     read = book_time(now)
     if read is None:
         return []
@@ -4197,6 +4295,9 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                     and first_end(COMING, sentence) > m.start():
                 said = m.group()
         season = SAID_SEASON.search(sentence)
+        if season and named:  # 今天轮到秋生: the season's character opens a name
+            k = next(g for g in range(1, len(season.groups()) + 1) if season.group(g))
+            season = None if sentence.startswith(named, season.start(k)) else season
         if season and month is not None and month not in SEASON_NOW[next(g for g in season.groups() if g)]:
             said = season.group()
         feast = FEAST_NOW.search(sentence)

@@ -603,7 +603,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 位置-2 (戴课长坐在秤房里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在东川府城…九月十四才上厂)
       # — R54: narrowed, lost again: BACK_ON fired on 九月十四再上一批新蜜, 才来信, 才到期 (a verb of return now needed,
       # 上 none) and the card's year is now needed (the card's own, else the last settled chapter's)
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      # 时间-3 (爹是四月十八那天后半晌压在老巷里的; the card's 四月十二后半晌): T6's round (stop 57: 后半晌 after a date is
+      # no bound, a longer stretch after 是…的's date)
+      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "柴场"), ("泄密-1.md", "罗金宝"),  # 合同-2: K3's contract round (stop 55: the promise step nowhere)
       ("泄密-3.md", "吕石头")],
      7),  # 合同-5 caught, 9 -> 7: K2's contract round (stop 54: 罗盘 never given; 好-1's 递给 … 收回去 for a moment)
@@ -635,7 +637,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十五", {"连贯": 15, "合同": 5, "泄密": 5},
      [# 状态-2 (the dead 许组长早上来伙房 in a quote), 时间-1 (a field book's entry dated the 19th written on the 21st): the
       # thirty-ninth round (T3, stop 54), false alarms unchanged
-      ("连贯-境界-1.md", "境界"), ("连贯-时间-3.md", "书内时间"),
+      # 时间-3 (…是去年十月十九日下午起的，爸就是那天走进北沟): T6's round (stop 57: a dead one's going told after a day)
+      ("连贯-境界-1.md", "境界"),
       ("合同-3.md", "油砂山"), ("泄密-1.md", "丁小满")],  # 合同-2: K3's contract round (stop 55: the promise step nowhere)
      1),  # 合同-5 caught, 4 -> 1, 好-1 no longer sent back: K2's contract round (stop 54: 罗盘 never given; 好-1's
     # 递过来 … 收回套子里 for a moment, 北沟 only inside 郑国梁说…)
@@ -663,14 +666,15 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-2 and 时间-1 caught by T5's round (stop 56: 刚才 + any doing of the dead; an entry dated after 写上日子：)
      # 位置-3 (他看见娘站在…): P5's round (stop 57: a card's one-character kin name in its child's chapter, seen)
-     [("连贯-状态-1.md", "状态"),
-      ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "嵩云山"),
+     [("连贯-状态-1.md", "状态"),  # 时间-3 (去年八月十二那天，…，你爹落的水): T6's round
+      ("连贯-时间-2.md", "书内时间"), ("合同-3.md", "嵩云山"),  # (stop 57: a dead one's going told after a day)
       ("合同-5.md", "田少卿用自来水笔替麻三写家信"), ("泄密-1.md", "麻三")],
-     2),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
+     1),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
     # (stop 56: 码簿 in someone's words telling the past, the dead 向德厚's and 龙金山's after him) and P3's (stop 56:
     # 好-6, “他在清水江上…”他说 — a pronoun in someone's words is not its speaker); 1 -> 2, R56: H8's reading narrowed,
     # fired on a dead card's grave named in someone's words (老茶师的坟…罗会计拿着测糖仪跑了) — a dead card named in
     # the words no longer makes another's use past, and 状态-2's 龙金山 码簿 alarm (after the dead 向德厚 acts) is back
+    # 2 -> 1: T6's round (stop 57: 今天轮到秋生 — a season's character opening a given name is no season)
     # a 1988 川藏公路 road-maintenance squad written blind at stop 55, an evaluation set: first run 9/15, 3/5, 3/5 and 11
     # false alarms (2 of 6 good drafts sent back); 合同 4/5 with K3's round (stop 55, not tuned on it; its README); a
     # development set since stop 56.
@@ -695,7 +699,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
-      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
+      # 时间-3 (去年七月十九日夜里，爹就是从这道闸口叫水卷走的): T6's round (stop 57: a dead one's going told after a day)
       ("合同-5.md", "沈丽华用半导体收听天气预报"), ("泄密-1.md", "王二虎")],  # 位置-3 (他看见妈站在…): P5's round (stop 57)
      3),
 ])
