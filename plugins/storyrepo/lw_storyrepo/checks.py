@@ -2679,6 +2679,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
+                if speaker is None:
+                    speaker = _other_of_two(ctx, names, turns, next(g for g in m.groups() if g is not None))
             words = next(g for g in m.groups() if g is not None)
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
@@ -2746,6 +2748,18 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _other_of_two(ctx: CheckContext, names: re.Pattern[str], turns: list[str], words: str) -> str | None:
+    """Who says a quote the turn-taking finds no one for (:func:`_lone_speaker`: the exchange has had one speaker, or
+    none), in a scene the draft's 在场 gives two people (K6, stop 57): the one of the two who did not speak last; before
+    anyone has spoken, the one the quote does not call at its start (“小林，你说…” — said to 小林, by the other). A scene of
+    more people, or none listed, leaves the quote to nobody, as before."""
+    if len(ctx.cast) != 2:
+        return None
+    last = ctx.aliases.get(turns[-1], turns[-1]) if turns else _called_at_start(ctx, names, words)
+    last = ctx.aliases.get(last, last) if last is not None else None
+    return next((p for p in sorted(ctx.cast) if p != last), None) if last in ctx.cast else None
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:

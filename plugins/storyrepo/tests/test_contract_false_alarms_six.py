@@ -9,6 +9,9 @@ step reports.
 - a line of a person using a thing for an act (某某用<thing>给某某<act>) whose act the prose gives up at its last telling
   (不…了, 改天…) is an event that never happens (:func:`lw_storyrepo.checks._use_called_off`), and its thing is not
   asked again;
+- a quote the turn-taking finds no one for, in a scene the draft's 在场 gives two people, is the turn of the one who
+  did not speak last (before anyone spoke: not the one it calls) — a keyword said there is a leak
+  (:func:`lw_storyrepo.checks._other_of_two`);
 - a promise step's place after a saying word (某某说…搭车到某地要几个钟头) is in the words the line reports: it asks no
   arrival (:func:`lw_storyrepo.checks._only_meant`).
 Settings are not the labelled sets': a 1950s fishing co-operative, a Song tea house, a lighthouse on a northern cape.
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.checks import (ERROR, WARN, CheckContext, act_given_up, contract_findings, dwellers_of,
+from lw_storyrepo.checks import (ERROR, WARN, CheckContext, act_given_up, contract_findings, dwellers_of, voices,
                                   word_pairs)
 from lw_storyrepo.continuity import World
 from lw_storyrepo.drafts import Draft
@@ -117,3 +120,25 @@ def test_a_line_that_moves_someone_to_a_place_told_only_as_a_plan_is_still_warne
     body = "阿旺收拾了包袱，说明天一早去省城。夜里风大，他坐在船头补网。"
     found = _found("阿旺去省城", body)
     assert any("只说了要去" in m for m in found), found
+
+
+def _speakers(cast: list[str], body: str) -> list[tuple[str | None, str]]:
+    aliases = {"林水生": "林水生", "水生": "林水生", "阿旺": "阿旺", "苏掌柜": "苏掌柜"}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(ITEMS), people={"林水生", "阿旺", "苏掌柜"})
+    ctx = ctx.for_draft({"在场": cast})
+    return [(v.speaker, v.words) for v in voices(ctx, body.split("\n")) if "“" not in v.words and v.speaker]
+
+
+EXCHANGE = ("夜里起了风，两个人守在船上。\n\n“水生，你说那条船到底去哪了？”\n\n“回港了吧。”\n\n"
+            "“回港要报关，没报关咋回。”\n\n“那你说呢？”\n\n“我听跑码头的说，南边岛上收人不问来路。”")
+
+
+def test_an_untagged_exchange_of_a_scene_of_two_goes_by_turns() -> None:
+    said = _speakers(["林水生", "阿旺"], EXCHANGE)
+    # the first quote calls 水生: said to him, by the other; then the two take turns
+    assert [s for s, _w in said] == ["阿旺", "林水生", "阿旺", "林水生", "阿旺"], said
+
+
+@pytest.mark.parametrize("cast", [["林水生", "阿旺", "苏掌柜"], []])
+def test_an_untagged_exchange_of_more_people_or_none_listed_stays_nobodys(cast: list[str]) -> None:
+    assert _speakers(cast, EXCHANGE) == []
