@@ -2674,6 +2674,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 speaker = _referent(ctx, None, subject, lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
+            elif speaker is None and turn is not None and taken and PRONOUN_BEAT.fullmatch(line, taken[-1][1], m.start()):
+                speaker = turn  # “…”孙某把账本一合，“…”他压低了声音，“…”: the pronoun right after a quote is its speaker
             elif speaker is None and alone and not marks.unnamed(m.start()):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
@@ -2748,6 +2750,11 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")
+"""The narration between two quotes of one paragraph that is a pronoun's beat alone (“…”他压低了声音，“…”): the pronoun
+right after a quote stands for its speaker, and the next quote goes on that turn (K6, stop 57)."""
 
 
 def _other_of_two(ctx: CheckContext, names: re.Pattern[str], turns: list[str], words: str) -> str | None:

@@ -142,3 +142,19 @@ def test_an_untagged_exchange_of_a_scene_of_two_goes_by_turns() -> None:
 @pytest.mark.parametrize("cast", [["林水生", "阿旺", "苏掌柜"], []])
 def test_an_untagged_exchange_of_more_people_or_none_listed_stays_nobodys(cast: list[str]) -> None:
     assert _speakers(cast, EXCHANGE) == []
+
+
+@pytest.mark.parametrize("line, last", [
+    # the pronoun right after a quote is its speaker: the next quote goes on the same turn
+    ("“正常？”苏掌柜把账本一合，“一个月进三百斤茶。”他压低了声音，“单子上的东西压根没进过库。”", "苏掌柜"),
+    ("“走吧。”林水生推开舱门，“潮要退了。”他回头看了一眼，“网别忘了。”", "林水生"),
+])
+def test_a_quote_after_a_pronouns_beat_goes_on_the_paragraphs_turn(line: str, last: str) -> None:
+    said = _speakers(["林水生", "阿旺", "苏掌柜"], line)
+    assert said[-1][0] == last and said[-1][1].endswith("。"), said
+
+
+def test_a_quote_after_a_named_beat_is_not_the_pronouns() -> None:
+    # another person named between the quotes: the later quote is not carried on the first speaker's turn
+    said = _speakers(["林水生", "阿旺", "苏掌柜"], "“走吧。”林水生推开舱门。阿旺摇摇头，“潮还没退。”")
+    assert ("林水生", "潮还没退。") not in said, said
