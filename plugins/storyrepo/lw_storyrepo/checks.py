@@ -2683,6 +2683,11 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
                 if speaker is None:
                     speaker = _other_of_two(ctx, names, turns, next(g for g in m.groups() if g is not None))
+            elif speaker is None and alone and len(ctx.cast) == 2:
+                # 秋生想了半天，问：“…” — an unnamed clause led by the given name of one of a scene of two: theirs
+                clause = outside[marks.clause_start(m.start()):m.start()].lstrip()
+                speaker = next((p for p in sorted(ctx.cast) if len(p) == 3 and surname_of(p) == p[0]
+                                and clause.startswith(p[1:])), None)
             words = next(g for g in m.groups() if g is not None)
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
@@ -2757,14 +2762,14 @@ PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]
 right after a quote stands for its speaker, and the next quote goes on that turn (K6, stop 57)."""
 
 
-def _other_of_two(ctx: CheckContext, names: re.Pattern[str], turns: list[str], words: str) -> str | None:
+def _other_of_two(ctx: CheckContext, names: re.Pattern[str] | None, turns: list[str], words: str) -> str | None:
     """Who says a quote the turn-taking finds no one for (:func:`_lone_speaker`: the exchange has had one speaker, or
     none), in a scene the draft's 在场 gives two people (K6, stop 57): the one of the two who did not speak last; before
     anyone has spoken, the one the quote does not call at its start (“小林，你说…” — said to 小林, by the other). A scene of
     more people, or none listed, leaves the quote to nobody, as before."""
     if len(ctx.cast) != 2:
         return None
-    last = ctx.aliases.get(turns[-1], turns[-1]) if turns else _called_at_start(ctx, names, words)
+    last = ctx.aliases.get(turns[-1], turns[-1]) if turns else _called_at_start(ctx, names, words) if names else None
     last = ctx.aliases.get(last, last) if last is not None else None
     return next((p for p in sorted(ctx.cast) if p != last), None) if last in ctx.cast else None
 
@@ -2923,7 +2928,7 @@ class _LineMarks:
         低声念出声：“…”): ``re.match(r"([他她])[^。！？“”]*[：:]\\s*$", _last_clause(text, at).lstrip())``, by
         bisection among the line's sentence ends, quote marks and non-blank characters found once."""
         ends, breaks, solid, _ = self._read()
-        start = self._clause_start(at)
+        start = self.clause_start(at)
         first, last = bisect_left(solid, start), bisect_left(solid, at) - 1
         if first > last or self.text[solid[first]] not in "他她" or self.text[solid[last]] not in "：:" or first == last:
             return None
@@ -2934,12 +2939,12 @@ class _LineMarks:
         names its speaker — someone the book does not know: the clause's last non-blank character a colon, and a
         character in it that is neither a blank nor a colon."""
         _, _, solid, others = self._read()
-        start = self._clause_start(at)
+        start = self.clause_start(at)
         last = bisect_left(solid, at) - 1
         return last >= 0 and solid[last] >= start and self.text[solid[last]] in "：:" \
             and bisect_left(others, start) < bisect_left(others, at)
 
-    def _clause_start(self, at: int) -> int:
+    def clause_start(self, at: int) -> int:
         """Where :func:`_last_clause` of the text up to ``at`` starts."""
         ends = self._read()[0]
         k = bisect_left(ends, at)

@@ -123,8 +123,8 @@ def test_a_line_that_moves_someone_to_a_place_told_only_as_a_plan_is_still_warne
 
 
 def _speakers(cast: list[str], body: str) -> list[tuple[str | None, str]]:
-    aliases = {"林水生": "林水生", "水生": "林水生", "阿旺": "阿旺", "苏掌柜": "苏掌柜"}
-    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(ITEMS), people={"林水生", "阿旺", "苏掌柜"})
+    aliases = {"林水生": "林水生", "水生": "林水生", "阿旺": "阿旺", "苏掌柜": "苏掌柜", "郑守灯": "郑守灯"}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(ITEMS), people={"林水生", "阿旺", "苏掌柜", "郑守灯"})
     ctx = ctx.for_draft({"在场": cast})
     return [(v.speaker, v.words) for v in voices(ctx, body.split("\n")) if "“" not in v.words and v.speaker]
 
@@ -158,3 +158,15 @@ def test_a_quote_after_a_named_beat_is_not_the_pronouns() -> None:
     # another person named between the quotes: the later quote is not carried on the first speaker's turn
     said = _speakers(["林水生", "阿旺", "苏掌柜"], "“走吧。”林水生推开舱门。阿旺摇摇头，“潮还没退。”")
     assert ("林水生", "潮还没退。") not in said, said
+
+
+def test_a_clause_led_by_the_given_name_of_one_of_two_is_theirs() -> None:
+    # 守灯 is no name the card lists: the clause it leads is 郑守灯's turn, and the answer after it the other's
+    body = "“你跟站里讲了没有？”\n\n“讲了。”阿旺说。\n\n守灯想了半天，问：“那条船，是哪里来的？”\n\n“南边的岛。”"
+    said = _speakers(["郑守灯", "阿旺"], body)
+    assert said[-2:] == [("郑守灯", "那条船，是哪里来的？"), ("阿旺", "南边的岛。")], said
+
+
+def test_a_clause_led_by_a_name_of_no_one_there_stays_nobodys() -> None:
+    body = "“讲了。”阿旺说。\n\n老周想了半天，问：“那条船，是哪里来的？”"
+    assert ("郑守灯", "那条船，是哪里来的？") not in _speakers(["郑守灯", "阿旺"], body)
