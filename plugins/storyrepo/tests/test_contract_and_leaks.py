@@ -418,7 +418,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a colon's list, 栓子哥 called in a thought); both merged: the figures below.
     # The fifteenth round: a quote in a paragraph mimicking the dead (学着师父的样子) is no voice of theirs → 3.
     ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
+     [("泄密-2.md", "沈砚秋")],  # 泄密-3 caught: K6's round (stop 57: an untagged exchange of a scene of two by turns)
      1),  # 4 -> 1: the sixteenth round (你们班, 园子后门) and the fifteenth's mimicked voice
     # a 1996 成都 restaurant kitchen written blind at stop 43: blind runs 5/15, 3/5, 4/5 and 6 false alarms (2 of 6 good
     # drafts sent back) → 8/15 and 5 (1 of 6) with stop 44's rounds; tuned on since task C12 (stop 45, the thirteenth
@@ -662,8 +662,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-2 and 时间-1 caught by T5's round (stop 56: 刚才 + any doing of the dead; an entry dated after 写上日子：)
      [("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),
-      ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "嵩云山"),
-      ("合同-5.md", "田少卿用自来水笔替麻三写家信"), ("泄密-1.md", "麻三")],
+      ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "嵩云山")],
+     # 合同-5 and 泄密-1 caught: K6's round (stop 57: a thing used for an act the prose gives up, 改天拿好纸来写; in a
+     # scene of two, a clause led by one's given name is theirs and the exchange goes by turns)
      2),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
     # (stop 56: 码簿 in someone's words telling the past, the dead 向德厚's and 龙金山's after him) and P3's (stop 56:
     # 好-6, “他在清水江上…”他说 — a pronoun in someone's words is not its speaker); 1 -> 2, R56: H8's reading narrowed,
@@ -675,8 +676,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十九", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"),  # 位置-1: P3 (stop 56, 昨天…上来了)
       # 时间-1 caught by T5's round (stop 56: an entry dated after 端端正正写上：)
-      ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口"), ("泄密-3.md", "孙志刚")],
-     5),  # 11 -> 5 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
+      ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口")],  # 泄密-3: K6's round (stop 57: a quote after a pronoun's beat)
+     4),  # 5 -> 4: K6's round (stop 57: 好-5's event line of two words told in other words, EVENT_DICT_WORDS_MIN)  # 11 -> 5 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
     # opened with a salutation (“川娃：) and a quote closed by 念完了 read out, its writer the one who 来信), H8's
     # (stop 56: 好-3's 口琴 brought out and put into its holder's hands, no use) and P3's (stop 56: 第1章's 七十二道拐,
     # one place with 九道班 by 世界观's 算一处地方; 境界-2's 段长孙志刚)
@@ -684,16 +685,16 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms; 7/15 with T5's round (stop 56, not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-5.md", "孙宝林用怀表给赵满囤掐扛一趟的时辰")],
-     4),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间")],
+     3),  # 合同-5 caught and 4 -> 3 (its 怀表 not asked again): K6's round (stop 57: 算了，不掐了 — a thing used for an act given up)
     # a 1979 石河子 state-farm cotton company (连队) written blind at stop 56, an evaluation set: first run 7/15, 4/5, 4/5
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
-      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-5.md", "沈丽华用半导体收听天气预报"), ("泄密-1.md", "王二虎")],
-     3),
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间")],
+     # 合同-5 and 泄密-1 caught, 3 -> 0: K6's round (stop 57: 不听了 — a thing used for an act given up; an untagged
+     # exchange of a scene of two by turns; event lines of two words told in other words; a place in a step's reported words)
+     0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
