@@ -2681,8 +2681,6 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
-                if speaker is None:
-                    speaker = _other_of_two(ctx, names, turns, next(g for g in m.groups() if g is not None))
             elif speaker is None and alone and len(ctx.cast) == 2:
                 # 秋生想了半天，问：“…” — an unnamed clause led by the given name of one of a scene of two: theirs
                 clause = outside[marks.clause_start(m.start()):m.start()].lstrip()
@@ -2760,18 +2758,6 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
 PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")
 """The narration between two quotes of one paragraph that is a pronoun's beat alone (“…”他压低了声音，“…”): the pronoun
 right after a quote stands for its speaker, and the next quote goes on that turn (K6, stop 57)."""
-
-
-def _other_of_two(ctx: CheckContext, names: re.Pattern[str] | None, turns: list[str], words: str) -> str | None:
-    """Who says a quote the turn-taking finds no one for (:func:`_lone_speaker`: the exchange has had one speaker, or
-    none), in a scene the draft's 在场 gives two people (K6, stop 57): the one of the two who did not speak last; before
-    anyone has spoken, the one the quote does not call at its start (“小林，你说…” — said to 小林, by the other). A scene of
-    more people, or none listed, leaves the quote to nobody, as before."""
-    if len(ctx.cast) != 2:
-        return None
-    last = ctx.aliases.get(turns[-1], turns[-1]) if turns else _called_at_start(ctx, names, words) if names else None
-    last = ctx.aliases.get(last, last) if last is not None else None
-    return next((p for p in sorted(ctx.cast) if p != last), None) if last in ctx.cast else None
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:

@@ -9,9 +9,9 @@ step reports.
 - a line of a person using a thing for an act (某某用<thing>给某某<act>) whose act the prose gives up at its last telling
   (不…了, 改天…) is an event that never happens (:func:`lw_storyrepo.checks._use_called_off`), and its thing is not
   asked again;
-- a quote the turn-taking finds no one for, in a scene the draft's 在场 gives two people, is the turn of the one who
-  did not speak last (before anyone spoke: not the one it calls) — a keyword said there is a leak
-  (:func:`lw_storyrepo.checks._other_of_two`);
+- in a scene the draft's 在场 gives two people, an unnamed clause led by one's given name (守灯想了半天，问：) is their
+  turn; a quote after a pronoun's beat right after a quote (“…”他压低了声音，“…”) goes on the paragraph's turn
+  (:data:`lw_storyrepo.checks.PRONOUN_BEAT`) — a keyword said there is a leak;
 - a promise step's place after a saying word (某某说…搭车到某地要几个钟头) is in the words the line reports: it asks no
   arrival (:func:`lw_storyrepo.checks._only_meant`).
 Settings are not the labelled sets': a 1950s fishing co-operative, a Song tea house, a lighthouse on a northern cape.
@@ -133,14 +133,9 @@ EXCHANGE = ("夜里起了风，两个人守在船上。\n\n“水生，你说那
             "“回港要报关，没报关咋回。”\n\n“那你说呢？”\n\n“我听跑码头的说，南边岛上收人不问来路。”")
 
 
-def test_an_untagged_exchange_of_a_scene_of_two_goes_by_turns() -> None:
-    said = _speakers(["林水生", "阿旺"], EXCHANGE)
-    # the first quote calls 水生: said to him, by the other; then the two take turns
-    assert [s for s, _w in said] == ["阿旺", "林水生", "阿旺", "林水生", "阿旺"], said
-
-
-@pytest.mark.parametrize("cast", [["林水生", "阿旺", "苏掌柜"], []])
-def test_an_untagged_exchange_of_more_people_or_none_listed_stays_nobodys(cast: list[str]) -> None:
+@pytest.mark.parametrize("cast", [["林水生", "阿旺"], ["林水生", "阿旺", "苏掌柜"], []])
+def test_an_untagged_exchange_stays_nobodys(cast: list[str]) -> None:
+    # taking turns by the cast alone was tried (K6, stop 57) and put keywords in the wrong mouth (二十八's 泄密-1/4)
     assert _speakers(cast, EXCHANGE) == []
 
 
