@@ -564,7 +564,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-2 (还有五天收购组就到了): the twenty-ninth round (T1, stop 51, the comer's one dated day); 时间-3 (阿爸是今年二月
       # 十二日夜里没的): the thirty-first round (T2, stop 52, a dated event's own day restated)
       ("合同-3.md", "草库伦"), ("泄密-1.md", "张满仓"), ("泄密-4.md", "萨仁")],
-     3),  # 合同-5 caught, 5 -> 3: K2's contract round (stop 54: 鼻烟壶 never named is the handover missing; 好-1's
+     2),  # 3 -> 2: K6's round (stop 57: 好-5's event line of two words told in other words, EVENT_DICT_WORDS_MIN)
+    # 合同-5 caught, 5 -> 3: K2's contract round (stop 54: 鼻烟壶 never named is the handover missing; 好-1's
     # 递过来 … 收回荷包 a handover for a moment)
     # the twenty-seventh round (S1, stop 51): 6 -> 5, no good draft sent back (好-4: what the missing knew, asked)
     # an 823 敦煌 monastery scriptorium written blind at stop 50, an evaluation set: first run 8/15, 3/5, 4/5 and 4 false
@@ -667,8 +668,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 状态-2 and 时间-1 caught by T5's round (stop 56: 刚才 + any doing of the dead; an entry dated after 写上日子：)
      # 位置-3 (他看见娘站在…): P5's round (stop 57: a card's one-character kin name in its child's chapter, seen)
      [("连贯-状态-1.md", "状态"),  # 时间-3 (去年八月十二那天，…，你爹落的水): T6's round
-      ("连贯-时间-2.md", "书内时间"), ("合同-3.md", "嵩云山"),  # (stop 57: a dead one's going told after a day)
-      ("合同-5.md", "田少卿用自来水笔替麻三写家信"), ("泄密-1.md", "麻三")],
+      ("连贯-时间-2.md", "书内时间"), ("合同-3.md", "嵩云山")],  # (stop 57: a dead one's going told after a day)
+     # 合同-5 and 泄密-1 caught: K6's round (stop 57: a thing used for an act the prose gives up, 改天拿好纸来写; in a
+     # scene of two, a clause led by one's given name is theirs)
      1),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
     # (stop 56: 码簿 in someone's words telling the past, the dead 向德厚's and 龙金山's after him) and P3's (stop 56:
     # 好-6, “他在清水江上…”他说 — a pronoun in someone's words is not its speaker); 1 -> 2, R56: H8's reading narrowed,
@@ -682,8 +684,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 位置-2 (妈挽着袖子蹲在…): P5's round (stop 57: 妈, her card's name; 天全老家, a family home away)
      [("连贯-境界-3.md", "境界"), ("连贯-状态-2.md", "状态"),  # 位置-1: P3 (stop 56, 昨天…上来了)
       # 时间-1 caught by T5's round (stop 56: an entry dated after 端端正正写上：)
-      ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口"), ("泄密-3.md", "孙志刚")],
-     5),  # 11 -> 5 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
+      ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "老鹰垭口")],  # 泄密-3: K6's round (stop 57: a quote after a pronoun's beat)
+     4),  # 5 -> 4: K6's round (stop 57: 好-5's event line of two words told in other words, EVENT_DICT_WORDS_MIN)  # 11 -> 5 and 泄密-4 caught: K5's round (stop 56: 邮车从柯洛捎来 — the place a letter is sent from; a letter
     # opened with a salutation (“川娃：) and a quote closed by 念完了 read out, its writer the one who 来信), H8's
     # (stop 56: 好-3's 口琴 brought out and put into its holder's hands, no use) and P3's (stop 56: 第1章's 七十二道拐,
     # one place with 九道班 by 世界观's 算一处地方; 境界-2's 段长孙志刚)
@@ -692,17 +694,21 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 持有-2 (我借你那根…扁担, 兰姐's words) caught: H10's round (stop 57: 我 in someone's words, more verbs)
      [("连贯-境界-1.md", "境界"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-5.md", "孙宝林用怀表给赵满囤掐扛一趟的时辰")],  # 位置-3 (他看见娘站在…): P5's round (stop 57)
-     3),  # 4 -> 3: H10's round (stop 57: 第1章's 跟马把头签筒里的一样长 — a held thing in a comparison's frame, not used)
+      ("连贯-位置-1.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间")],
+     # 位置-3 (他看见娘站在…): P5's round (stop 57); 合同-5 caught: K6's round (stop 57: 算了，不掐了 — a thing used for an
+     # act given up)
+     2),  # 4 -> 2: H10's round (stop 57: 第1章's 跟马把头签筒里的一样长 — a held thing in a comparison's frame, not used)
+    # and K6's (合同-5's 怀表 not asked again once its event is found given up)
     # a 1979 石河子 state-farm cotton company (连队) written blind at stop 56, an evaluation set: first run 7/15, 4/5, 4/5
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
       ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
       # 时间-3 (去年七月十九日夜里，爹就是从这道闸口叫水卷走的): T6's round (stop 57: a dead one's going told after a day)
-      ("合同-5.md", "沈丽华用半导体收听天气预报"), ("泄密-1.md", "王二虎")],  # 位置-3 (他看见妈站在…): P5's round (stop 57)
-     3),
+      ("泄密-1.md", "王二虎")],  # 位置-3 (他看见妈站在…): P5's round (stop 57)
+     # 合同-5 caught, 3 -> 0: K6's round (stop 57: 不听了 — a thing used for an act given up; event lines of two words
+     # told in other words; a place in a step's reported words)
+     0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:

@@ -206,7 +206,8 @@ def test_many_event_lines_read_the_prose_once(monkeypatch: pytest.MonkeyPatch) -
     found = contract_findings({"合同": lines}, Draft("A", {}, body, 1, body), ctx())
     assert len([f for f in found if "拒绝、没有或没做成" in f.message]) == 300
     assert len(calls) == 3  # the three tellings of 开除, once each
-    untold = [f"王校长在第{i}次全校大会上{'、'.join(chr(0x4E00 + (i * 7919 + j) % 20000) for j in range(50))}赵小军"
+    # 当众 added (K6, stop 57): a line must say three of the dictionary's words to be warned (EVENT_DICT_WORDS_MIN)
+    untold = [f"王校长在第{i}次全校大会上当众{'、'.join(chr(0x4E00 + (i * 7919 + j) % 20000) for j in range(50))}赵小军"
               for i in range(300)]
     found = contract_findings({"合同": untold}, Draft("A", {}, body, 1, body), ctx())
     assert 250 < len(found) <= 300 and all(len(f.message) < 400 for f in found)  # a line naming 说, 问…: speech
