@@ -911,9 +911,11 @@ def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
     return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
 
 
-SUFFIX_AS_WORD = frozenset(("门口", "门前"))
+SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣"))
 """A suffix and the next character making a word of their own: the doorway of whatever stands before
-(大世界+门口), not a place called ...门."""
+(大世界+门口), or a part of its door (铺子+门脸, 灶房+门槛), not a place called ...门. Read by every reader of a stem
+and a suffix (N31: the recurring reader read 铺子门, 连部门 off 门口 said twice). Not 门外, 门内, 门里: a sect is
+said so too (玄霜门外)."""
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
@@ -956,7 +958,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
                     or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
                 continue
-            if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end):
+            if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end) \
+                    or suffix + tail in SUFFIX_AS_WORD:
                 continue
             if lex.tags.get(line[start - 1:end], "")[:1] in ("d", "c", "p") and lex.common(line[start - 1:end]):
                 continue  # 天+已经, 何+曾经: the suffix ends an adverb or a conjunction, no name
