@@ -97,9 +97,14 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩")
 """N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
-永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held."""
+永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held. N31: a reef
+and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
+a given name first: :data:`GIVEN_NAME_HEADS`)."""
+GIVEN_NAME_HEADS = frozenset(("岩",))
+"""Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
+more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
@@ -751,6 +756,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     for start, end, suffix, kind, tail in suffixes:
         if suffix in LANDFORM_HEADS and any(line.startswith(word, end) for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点"):
             continue  # 石门岗+遗址: the landform opens a longer place's name (N30)
+        if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
+            continue  # 田白+岩: a surname, a given character and 岩 are someone (N31)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
