@@ -97,7 +97,7 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴")
 """N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
 永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held. N31: a reef
 and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
@@ -754,8 +754,15 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
     ``suffixes``: :func:`_suffixes_in` of ``line``."""
     for start, end, suffix, kind, tail in suffixes:
-        if suffix in LANDFORM_HEADS and any(line.startswith(word, end) for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点"):
-            continue  # 石门岗+遗址: the landform opens a longer place's name (N30)
+        if suffix in LANDFORM_HEADS:
+            longer = next((word for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点" and line.startswith(word, end)), "")
+            if longer:
+                # 石门岗+遗址: the landform opens a longer place's name (N30), read with it whole (黄泥+嘴码头: N31)
+                if len(longer) >= 2 and end + len(longer) in bounds:
+                    yield from _stems(lex, line, bounds, start, end + len(longer), "地点")
+                continue
+        if suffix in LANDFORM_HEADS and line[start - 2:start - 1] == line[start - 1:start]:
+            continue  # 努努+嘴, 撇撇+嘴: a verb said twice and its object, no place (N31)
         if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
             continue  # 田白+岩: a surname, a given character and 岩 are someone (N31)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
