@@ -763,6 +763,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
                 continue
         if suffix in LANDFORM_HEADS and line[start - 2:start - 1] == line[start - 1:start]:
             continue  # 努努+嘴, 撇撇+嘴: a verb said twice and its object, no place (N31)
+        if len(suffix) == 1 and line[start - 1:start] == suffix:
+            continue  # 黑洞+洞, 亮堂+堂: an adjective's reduplicated end (ABB), no name ends in its last character twice (N31)
         if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
             continue  # 田白+岩: a surname, a given character and 岩 are someone (N31)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
