@@ -1835,10 +1835,15 @@ SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})([\u4e00-\u9fff
 FIRM_KINDS = re.compile(r"股份有限公司|集团有限公司|有限公司|集团|公司")
 
 
+REGISTERED_PLACE_SIZES = (3, 2)
+"""Lengths of the place (内蒙古, 东莞) a firm's registered name opens with, longest first."""
+
+
 def _firm_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a firm named in full: a brand no common word (宏远, 洪埠; no verb and its preposition: 卖给) before its trade
     said in dictionary words (陶瓷, 通用+航空, 新+能源) and the firm's kind (集团, 有限公司). The trade
-    alone is no head (远陶瓷集团 is half a name)."""
+    alone is no head (远陶瓷集团 is half a name). A place of the dictionary (ns) said right before the brand opens the
+    name, as a registered firm's name does (place, brand, trade, kind: 东莞+萤火+智能科技+有限公司; N31)."""
     for m in FIRM_KINDS.finditer(line):
         if m.end() not in bounds:
             continue
@@ -1850,6 +1855,8 @@ def _firm_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
                 continue  # 一家+航运公司, 转手+游戏公司: a word before the trade, no brand
             if all(lex.freq.get(line[x:y]) and line[x:y] not in FUNCTION and lex.tags.get(line[x:y], "")[:1] in "nvab"
                    for x, y in zip(cuts, cuts[1:])):
+                start = next((start - size for size in REGISTERED_PLACE_SIZES
+                              if start - size in bounds and lex.tags.get(line[start - size:start], "") in ("ns", "nz")), start)
                 yield line[start:m.end()], start
                 break
 
