@@ -927,9 +927,10 @@ def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
     return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
 
 
-SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣"))
+SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣", "乡下"))
 """A suffix and the next character making a word of their own: the doorway of whatever stands before
-(大世界+门口), or a part of its door (铺子+门脸, 灶房+门槛), not a place called ...门. Read by every reader of a stem
+(大世界+门口), or a part of its door (铺子+门脸, 灶房+门槛), not a place called ...门; the countryside around a town
+(湖州+乡下人: N31), not a township called ...乡. Read by every reader of a stem
 and a suffix (N31: the recurring reader read 铺子门, 连部门 off 门口 said twice). Not 门外, 门内, 门里: a sect is
 said so too (玄霜门外)."""
 VERB_UNNAMED = 0.12

@@ -70,3 +70,12 @@ def test_a_firm_s_registered_name_opens_with_its_place() -> None:
     found = _found("她后来进了杭州星岚网络科技有限公司，做了三年运营。")
     assert "杭州星岚网络科技有限公司" in found
     assert "星岚网络科技有限公司" not in found
+
+
+def test_the_countryside_of_a_town_is_no_township() -> None:
+    """A 1950s family saga: 乡下 after a town's name is its countryside (乡下人), not a township called ...乡; a
+    township's own name is still read."""
+    assert "乡下" in SUFFIX_AS_WORD
+    found = _found("她娘是湖州乡下人，十五岁进城做工。\n湖州乡下的亲戚每年送两回米来。")
+    assert not any(name.endswith("乡") for name in found)
+    assert "芦湾乡" in _found("他被分到芦湾乡当文书。\n芦湾乡离县城四十里。")
