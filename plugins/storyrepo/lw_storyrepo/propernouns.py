@@ -97,9 +97,14 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴")
 """N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
-永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held."""
+永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held. N31: a reef
+and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
+a given name first: :data:`GIVEN_NAME_HEADS`)."""
+GIVEN_NAME_HEADS = frozenset(("岩",))
+"""Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
+more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
@@ -752,8 +757,19 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
     ``suffixes``: :func:`_suffixes_in` of ``line``."""
     for start, end, suffix, kind, tail in suffixes:
-        if suffix in LANDFORM_HEADS and any(line.startswith(word, end) for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点"):
-            continue  # 石门岗+遗址: the landform opens a longer place's name (N30)
+        if suffix in LANDFORM_HEADS:
+            longer = next((word for word, of in _SUFFIXES_BY_FIRST.get(tail, ()) if of == "地点" and line.startswith(word, end)), "")
+            if longer:
+                # 石门岗+遗址: the landform opens a longer place's name (N30), read with it whole (黄泥+嘴码头: N31)
+                if len(longer) >= 2 and end + len(longer) in bounds:
+                    yield from _stems(lex, line, bounds, start, end + len(longer), "地点")
+                continue
+        if suffix in LANDFORM_HEADS and line[start - 2:start - 1] == line[start - 1:start]:
+            continue  # 努努+嘴, 撇撇+嘴: a verb said twice and its object, no place (N31)
+        if len(suffix) == 1 and line[start - 1:start] == suffix:
+            continue  # 黑洞+洞, 亮堂+堂: an adjective's reduplicated end (ABB), no name ends in its last character twice (N31)
+        if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
+            continue  # 田白+岩: a surname, a given character and 岩 are someone (N31)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
@@ -914,9 +930,12 @@ def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
     return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
 
 
-SUFFIX_AS_WORD = frozenset(("门口", "门前"))
+SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣", "乡下"))
 """A suffix and the next character making a word of their own: the doorway of whatever stands before
-(大世界+门口), not a place called ...门."""
+(大世界+门口), or a part of its door (铺子+门脸, 灶房+门槛), not a place called ...门; the countryside around a town
+(湖州+乡下人: N31), not a township called ...乡. Read by every reader of a stem
+and a suffix (N31: the recurring reader read 铺子门, 连部门 off 门口 said twice). Not 门外, 门内, 门里: a sect is
+said so too (玄霜门外)."""
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
@@ -959,7 +978,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
                     or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
                 continue
-            if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end):
+            if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end) \
+                    or suffix + tail in SUFFIX_AS_WORD:
                 continue
             if lex.tags.get(line[start - 1:end], "")[:1] in ("d", "c", "p") and lex.common(line[start - 1:end]):
                 continue  # 天+已经, 何+曾经: the suffix ends an adverb or a conjunction, no name
@@ -1820,10 +1840,15 @@ SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})([\u4e00-\u9fff
 FIRM_KINDS = re.compile(r"股份有限公司|集团有限公司|有限公司|集团|公司")
 
 
+REGISTERED_PLACE_SIZES = (3, 2)
+"""Lengths of the place (内蒙古, 东莞) a firm's registered name opens with, longest first."""
+
+
 def _firm_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a firm named in full: a brand no common word (宏远, 洪埠; no verb and its preposition: 卖给) before its trade
     said in dictionary words (陶瓷, 通用+航空, 新+能源) and the firm's kind (集团, 有限公司). The trade
-    alone is no head (远陶瓷集团 is half a name)."""
+    alone is no head (远陶瓷集团 is half a name). A place of the dictionary (ns) said right before the brand opens the
+    name, as a registered firm's name does (place, brand, trade, kind: 东莞+萤火+智能科技+有限公司; N31)."""
     for m in FIRM_KINDS.finditer(line):
         if m.end() not in bounds:
             continue
@@ -1835,6 +1860,8 @@ def _firm_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
                 continue  # 一家+航运公司, 转手+游戏公司: a word before the trade, no brand
             if all(lex.freq.get(line[x:y]) and line[x:y] not in FUNCTION and lex.tags.get(line[x:y], "")[:1] in "nvab"
                    for x, y in zip(cuts, cuts[1:])):
+                start = next((start - size for size in REGISTERED_PLACE_SIZES
+                              if start - size in bounds and lex.tags.get(line[start - size:start], "") in ("ns", "nz")), start)
                 yield line[start:m.end()], start
                 break
 
