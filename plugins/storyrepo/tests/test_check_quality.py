@@ -175,7 +175,6 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评三十三": (0.77, 0.8)}  # evaluation: its first run (0.776 / 0.804)
 
 
-
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
 def test_new_proper_nouns_precision_and_recall_on_labelled_chapters(folder: str, floors: tuple[float, float]) -> None:
     result = score(CORPUS / folder)
