@@ -2356,12 +2356,12 @@ def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
 OBJECT_BEFORE_NAME = re.compile(
     r"(?:走|来|凑|跑|挪|靠|奔|冲|退|坐|站|蹲|踱|移|转|追|赶|回|扑|爬|溜|闪|跟|挤)了?(?:到|近|至|过去到)$|"  # 走到X身边
     r"(?<=[\u4e00-\u9fff])(?:和|与)$|"  # 阿朵和X说 (after a word: 和 leading a clause is a name's own)
-    r"([\u4e00-\u9fff])了?\1$|"  # 拍了拍X的肩, 推推X
+    r"(拍|摸|推|拉|扯|拽|捅|碰|戳|按|捏|揉|晃|摇|搡|挠|掐)了?\1$|"  # 拍了拍X的肩, 推推X (a hand's verb: 偏偏X说 is X's)
     r"(?:拍|摸|按|捏|推|碰|戳|捅|踢|撞|挽|牵|搀|抱|揽|拦|叫住|喊住|找|扒拉)(?:了|住|着|起|开)?(?:一下|一把)?$")
 """What right before a name makes it the object of a clause in a chain before a quote, not its subject (L1, stop 57:
 U12, U13, U14 — 走到和远山身边，…说): a goal of motion (走到/来到/凑到/跑到/挪到/靠到 X 身边), a partner after 和/与 (the
-other prepositions are :data:`_TO`), the one a reduplicated verb (拍了拍 X 的肩) or a verb of the hand or of seeking (推着,
-找) acts on. Read from the name back, as :data:`LOOK_BEFORE_NAME`."""
+other prepositions are :data:`_TO`), the one a hand's verb, reduplicated (拍了拍 X 的肩) or not (推着, 按住), or a verb of
+seeking (找) acts on — not an adverb doubled (偏偏, 刚刚: X after it is the subject). Read from the name back, as :data:`LOOK_BEFORE_NAME`."""
 
 
 def _acted_on(before: str, at: int) -> bool:
@@ -2836,7 +2836,8 @@ class _LineMarks:
         if self.names is None or self.ctx.world is None or not self.ctx.world.gender:
             return None
         if self._gendered is None:
-            gender, self._gendered, last = self.ctx.world.gender, [], {"他": None, "她": None}
+            gender, self._gendered = self.ctx.world.gender, []
+            last: dict[str, str | None] = {"他": None, "她": None}
             for n in self.names.finditer(self.text):
                 who = self.ctx.aliases.get(n.group(), n.group())
                 if self.ctx.is_person(n.group()) and gender.get(who) in last:
