@@ -2398,6 +2398,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
             continue  # 郭秀兰盯着孙厂长的背影，压低声音说：the one looked at, not the clause's subject who speaks
         if HEARD.search(before, 0, cand.start()) and before[cand.end():cand.end() + 1] == "的":
             continue  # 听了阿秋的话也不信，摇着头说：the one whose words were heard, not the one who answers them
+        if _acted_on(before, cand.start()):
+            continue  # 阿朵放下碗，走到和远山身边，压低声音说：the one walked to, spoken with or touched, not the chain's subject
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
@@ -2457,6 +2459,22 @@ def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
         parts += [line[at:q.start()], " " * (q.end() - q.start())]
         at = q.end()
     return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
+
+OBJECT_BEFORE_NAME = re.compile(
+    r"(?:走|来|凑|跑|挪|靠|奔|冲|退|坐|站|蹲|踱|移|转|追|赶|回|扑|爬|溜|闪|跟|挤)了?(?:到|近|至|过去到)$|"  # 走到X身边
+    r"(?<=[\u4e00-\u9fff])(?:和|与)$|"  # 阿朵和X说 (after a word: 和 leading a clause is a name's own)
+    r"(拍|摸|推|拉|扯|拽|捅|碰|戳|按|捏|揉|晃|摇|搡|挠|掐)了?\1$|"  # 拍了拍X的肩, 推推X (a hand's verb: 偏偏X说 is X's)
+    r"(?:拍|摸|按|捏|推|碰|戳|捅|踢|撞|挽|牵|搀|抱|揽|拦|叫住|喊住|找|扒拉)(?:了|住|着|起|开)?(?:一下|一把)?$")
+"""What right before a name makes it the object of a clause in a chain before a quote, not its subject (L1, stop 57:
+U12, U13, U14 — 走到和远山身边，…说): a goal of motion (走到/来到/凑到/跑到/挪到/靠到 X 身边), a partner after 和/与 (the
+other prepositions are :data:`_TO`), the one a hand's verb, reduplicated (拍了拍 X 的肩) or not (推着, 按住), or a verb of
+seeking (找) acts on — not an adverb doubled (偏偏, 刚刚: X after it is the subject). Read from the name back, as :data:`LOOK_BEFORE_NAME`."""
+
+
+def _acted_on(before: str, at: int) -> bool:
+    """Whether the name at ``at`` of ``before`` is an object of its clause (:data:`OBJECT_BEFORE_NAME`)."""
+    return OBJECT_BEFORE_NAME.search(before, max(0, at - 6), at) is not None
+
 
 HEARD = re.compile(r"听(?:了|完|罢|到|见|着)?$")
 """What right before a name makes it the one heard (听了阿秋的话): not the speaker of the clause's 说."""
@@ -2691,7 +2709,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
             lead = marks.lead(m.start())
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
-                speaker = _referent(ctx, None, subject, lead)
+                speaker = _referent(ctx, None, subject, lead) or marks.last_of_gender(m.start(), lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
             elif speaker is None and turn is not None and taken and PRONOUN_BEAT.fullmatch(line, taken[-1][1], m.start()):
@@ -2909,6 +2927,7 @@ class _LineMarks:
         self.ctx, self.names, self.text = ctx, names, outside
         self._found: list[tuple[int, int, str | None]] | None = None  # (start, end, the last person named by its end)
         self._marks: tuple[list[int], list[int], list[int], list[int]] | None = None
+        self._gendered: list[tuple[int, dict[str, str | None]]] | None = None  # (end, the last 他 and 她 by it)
 
     def person_before(self, at: int) -> str | None:
         """The last person (no relative's word) ``names`` finds in the text up to ``at`` — as
@@ -2928,6 +2947,23 @@ class _LineMarks:
                    if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words]
             who = cut[-1] if cut else who
         return who
+
+    def last_of_gender(self, at: int, pronoun: str) -> str | None:
+        """The last person named before ``at`` whose card gives them ``pronoun`` (她: the last woman named) — who a
+        pronoun leading a quote stands for when the paragraph's subject is of the other gender (阿朵来找他。…她压低了
+        声音说：“…” after a paragraph of 和远山's: L1, stop 57); None when no card says. One pass of the line, read once."""
+        if self.names is None or self.ctx.world is None or not self.ctx.world.gender:
+            return None
+        if self._gendered is None:
+            gender, self._gendered = self.ctx.world.gender, []
+            last: dict[str, str | None] = {"他": None, "她": None}
+            for n in self.names.finditer(self.text):
+                who = self.ctx.aliases.get(n.group(), n.group())
+                if self.ctx.is_person(n.group()) and gender.get(who) in last:
+                    last = {**last, gender[who]: who}
+                self._gendered.append((n.end(), last))
+        k = bisect_right(self._gendered, at, key=lambda f: f[0])
+        return self._gendered[k - 1][1].get(pronoun) if k else None
 
     def lead(self, at: int) -> str | None:
         """The pronoun leading the quote at ``at`` when its clause is the pronoun's, ending in a colon (他…借着炉火
