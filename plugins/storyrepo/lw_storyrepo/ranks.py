@@ -746,6 +746,8 @@ class RankReader:
                 or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - 1 - NOT_A_CLAIM_REACH),
                                                             r.start() - 1)):
             return False
+        if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
+            return True  # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint)
         at = col + r.start()
         opens, closes, told, named, titled = _narration_of(line, names, self.rung_re)
         if bisect.bisect_left(opens, at) <= bisect.bisect_left(closes, at):
@@ -769,6 +771,12 @@ class RankReader:
             return True
         c = sentence[r.start() - 2]
         return not re.match(r"[\u4e00-\u9fff]", c) or c in "的找叫问喊请跟和与同给对向是见让把被称"
+
+
+VOCATIVE_OPENS = "“「"
+"""What opens the quote a vocative title stands first in (its surname right after)."""
+VOCATIVE_ENDS = frozenset("，,！!")
+"""What follows a vocative title: the pause after the one spoken to is named (“周排长，今天…”, “韩把头！”)."""
 
 
 PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}

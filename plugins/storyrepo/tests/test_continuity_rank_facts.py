@@ -3,7 +3,9 @@ rank claim, compared with the card's 境界, whatever book it is in:
 
 - a title on a surname or before a name (何主笔, 邵队 for a 队长, 主笔何平) said by the narrator, or in a quote whose
   one named speaker holds the title's rung or higher (a superior does not flatter upward), higher than the card's: a
-  warning. Courtesy stays silent: a quote with no speaker named or a lower speaker, and 代/前/老 before the title;
+  warning. Courtesy stays silent: a quote with no speaker named or a lower speaker, and 代/前/老 before the title —
+  but a title that opens a quote as its vocative (“韩把头，…”) is the one spoken to called by that rank, whoever
+  speaks: a warning (stop 57: eight blind writers planted exactly this as the rank error);
 - the listener said to be a rank in a general attributive frame (你一个R, 你堂堂R, 你当了这么些年的R, 你都当上R了),
   the listener the quote's vocative (小邵, 老何 for the one person of the surname), and 当了N年R的X: the rank compared.
 
@@ -50,8 +52,8 @@ def test_a_title_above_the_card_said_by_the_narrator_or_a_superior_is_a_claim() 
 
 
 def test_courtesy_and_other_times_are_no_claim() -> None:
-    assert found("后厨", "灶火正旺。“韦帮厨，劳您搭把手。”门口的小伙计探进头来。") == []  # no speaker named
-    assert found("报馆", "天刚亮。“何主笔，早。”陶小满哈着腰说。") == []  # a 校对 flatters upward
+    assert found("后厨", "灶火正旺。“劳您搭把手，韦帮厨。”门口的小伙计探进头来。") == []  # no speaker named
+    assert found("报馆", "天刚亮。“早啊，何主笔。”陶小满哈着腰说。") == []  # a 校对 flatters upward
     assert found("报馆", "天刚亮。“老主笔何平来了。”葛书年说着，把一沓稿子拍在桌上。") == []  # 老: a veteran's name
     assert found("报馆", "天刚亮。何编辑推门进来，把一沓稿子拍在桌上。") == []  # the card's own
     assert found("后厨", "祁望摆摆手：“掌勺帮厨，都是给人做饭的。”") == []  # ranks listed, not a title on 单九
@@ -80,3 +82,16 @@ def test_a_familiar_form_two_cards_could_own_calls_neither() -> None:
     assert found("书局", "葛书年把笔一扔：“阿周，你一个主笔，跟校对抢什么活？”") == []
     # near miss: 老周 only the surname gives (李小周's given name gives 周哥, 阿周, never 老周)
     assert warned("书局", "葛书年把笔一扔：“老周，你一个主笔，跟校对抢什么活？”")
+
+
+def test_a_title_opening_a_quote_as_its_vocative_is_a_claim_whoever_speaks() -> None:
+    """“韦帮厨，…”: the one spoken to is called by the rank (a hint, never an error); the vocative needs the quote's
+    opening, the surname and the title, then a pause; 代/前/老 and a second rung keep it silent."""
+    assert warned("后厨", "灶火正旺。“韦帮厨，劳您搭把手。”门口的小伙计探进头来。")  # no speaker named
+    assert warned("报馆", "天刚亮。“何主笔，早。”陶小满哈着腰说。")  # a lower speaker
+    assert warned("警局", "巷子里很黑。“邵队长！”蓝一舟喊了一声。")
+    assert all(s == WARN for s, _m in found("报馆", "天刚亮。“何主笔，早。”陶小满哈着腰说。"))
+    assert found("报馆", "天刚亮。“何主笔来了吗？”陶小满问。") == []  # no pause: asked about, not spoken to
+    assert found("后厨", "灶火正旺。“老韦帮厨，劳您搭把手。”") == []  # 老: no surname right after the quote
+    assert found("后厨", "灶火正旺。“韦掌勺帮厨，都在这儿了。”") == []  # ranks listed
+    assert found("报馆", "天刚亮。“何编辑，早。”陶小满哈着腰说。") == []  # the card's own rank
