@@ -747,7 +747,10 @@ class RankReader:
                                                             r.start() - 1)):
             return False
         if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
-            return True  # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint)
+            # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint) — but a deputy or an acting
+            # holder called by the title without its 副/代 (王副局长 as 王局长) is the everyday courtesy (R57)
+            held = self.compare(who, said)
+            return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
         at = col + r.start()
         opens, closes, told, named, titled = _narration_of(line, names, self.rung_re)
         if bisect.bisect_left(opens, at) <= bisect.bisect_left(closes, at):
@@ -777,6 +780,8 @@ VOCATIVE_OPENS = "“「"
 """What opens the quote a vocative title stands first in (its surname right after)."""
 VOCATIVE_ENDS = frozenset("，,！!")
 """What follows a vocative title: the pause after the one spoken to is named (“周排长，今天…”, “韩把头！”)."""
+DEPUTY_HEADS = ("副", "代", "常务副", "代理")
+"""What a card's rank may add before the title a vocative drops (王副局长 spoken to as 王局长)."""
 
 
 PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}

@@ -26,6 +26,7 @@ BOOKS = {
     "警局": ("## 职级\n警员 ＜ 队长 ＜ 分局长\n", {"邵岩": "警员", "柯文": "分局长", "蓝一舟": "警员"}),
     "后厨": ("## 职级\n杂役 ＜ 帮厨 ＜ 掌勺 ＜ 总厨\n", {"韦三": "杂役", "祁望": "总厨", "单九": "帮厨"}),
     "书局": ("## 职级\n校对 ＜ 编辑 ＜ 主笔\n", {"李小周": "编辑", "周大成": "校对", "葛书年": "主笔"}),
+    "分局": ("## 职级\n警员 ＜ 副局长 ＜ 局长\n", {"王海": "副局长", "蓝一舟": "警员", "许诚": "警员"}),
 }
 
 
@@ -95,3 +96,9 @@ def test_a_title_opening_a_quote_as_its_vocative_is_a_claim_whoever_speaks() -> 
     assert found("后厨", "灶火正旺。“老韦帮厨，劳您搭把手。”") == []  # 老: no surname right after the quote
     assert found("后厨", "灶火正旺。“韦掌勺帮厨，都在这儿了。”") == []  # ranks listed
     assert found("报馆", "天刚亮。“何编辑，早。”陶小满哈着腰说。") == []  # the card's own rank
+
+
+def test_a_deputy_spoken_to_by_the_title_without_its_deputy_word_is_courtesy() -> None:
+    """R57: 王副局长 called 王局长 in the opening vocative is the everyday courtesy, no claim; a 警员 called 局长 is."""
+    assert found("分局", "门开了。“王局长，您先坐。”蓝一舟说。") == []
+    assert warned("分局", "门开了。“许局长，您先坐。”蓝一舟说。")
