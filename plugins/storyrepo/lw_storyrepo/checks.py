@@ -2709,7 +2709,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
             lead = marks.lead(m.start())
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
-                speaker = _referent(ctx, None, subject, lead) or marks.last_of_gender(m.start(), lead)
+                speaker = _referent(ctx, None, subject, lead) or marks.first_of_gender(m.start(), lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
             elif speaker is None and turn is not None and taken and PRONOUN_BEAT.fullmatch(line, taken[-1][1], m.start()):
@@ -2948,20 +2948,22 @@ class _LineMarks:
             who = cut[-1] if cut else who
         return who
 
-    def last_of_gender(self, at: int, pronoun: str) -> str | None:
-        """The last person named before ``at`` whose card gives them ``pronoun`` (她: the last woman named) — who a
+    def first_of_gender(self, at: int, pronoun: str) -> str | None:
+        """The first person named before ``at`` whose card gives them ``pronoun`` (她: the line's first woman) — who a
         pronoun leading a quote stands for when the paragraph's subject is of the other gender (阿朵来找他。…她压低了
-        声音说：“…” after a paragraph of 和远山's: L1, stop 57); None when no card says. One pass of the line, read once."""
+        声音说：“…” after a paragraph of 和远山's: L1, stop 57). The first, the line's subject, not the last: a later
+        name is more often an object or a bystander (强哥四下看了看，老板娘正盯着电视。他压低声音：… — R57's pool run).
+        None when no card says. One pass of the line, read once."""
         if self.names is None or self.ctx.world is None or not self.ctx.world.gender:
             return None
         if self._gendered is None:
             gender, self._gendered = self.ctx.world.gender, []
-            last: dict[str, str | None] = {"他": None, "她": None}
+            first: dict[str, str | None] = {"他": None, "她": None}
             for n in self.names.finditer(self.text):
                 who = self.ctx.aliases.get(n.group(), n.group())
-                if self.ctx.is_person(n.group()) and gender.get(who) in last:
-                    last = {**last, gender[who]: who}
-                self._gendered.append((n.end(), last))
+                if self.ctx.is_person(n.group()) and first.get(gender.get(who, ""), "") is None:
+                    first = {**first, gender[who]: who}
+                self._gendered.append((n.end(), first))
         k = bisect_right(self._gendered, at, key=lambda f: f[0])
         return self._gendered[k - 1][1].get(pronoun) if k else None
 

@@ -1,6 +1,6 @@
 """Who says a quote after a chain of clauses (L1, stop 57): the chain's subject, not the one walked to, spoken with or
 touched (:data:`lw_storyrepo.checks.OBJECT_BEFORE_NAME`); a pronoun leading the quote stands for the last person of its
-gender named before it when the paragraph's subject is of the other (:meth:`_LineMarks.last_of_gender`). Three new
+gender named first in its line when the paragraph's subject is of the other (:meth:`_LineMarks.first_of_gender`). Three new
 authors' books (U12, U13, U14) lost a leak this way. The sentences are this file's own."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_a_knower_walking_to_another_speaks_silently_and_the_one_walked_to_answe
     assert leaks("秦月走到老包身边，说：“今天风大。”") == []  # nothing given away
 
 
-def test_a_pronoun_leading_the_quote_is_the_last_person_of_its_gender() -> None:
+def test_a_pronoun_leading_the_quote_is_the_first_person_of_its_gender_in_the_line() -> None:
     before = "韦长庚把箱子重新钉好，钉得手心发红。\n"
     for lead in ("她压低了声音说：", "她说："):
         text = before + f"天一亮，秦月就来找他。镇上的骡子都借光了，她得回娘家去借。{lead}“箱底压的是银元吧？”"
@@ -57,6 +57,9 @@ def test_a_pronoun_leading_the_quote_is_the_last_person_of_its_gender() -> None:
         assert leaks(text) == [(WARN, "秦月")], lead  # a guessed speaker: a hint, no redraft forced
     # the pronoun of the subject's own gender stays the subject's: 他 is 韦长庚, the knower is not named
     assert said(before + "天一亮，秦月来找他。他压低了声音说：“箱底的东西别碰。”") == [("韦长庚", "箱底的东西别碰。")]
+    # the line's first man, its subject, not a man named after him as a bystander (R57's pool run)
+    text = "秦月问：“镇上怎么讲？”\n韦长庚四下看了看，老包正蹲在门口抽烟。他压低声音：“箱底压的是银元。”"
+    assert said(text) == [("秦月", "镇上怎么讲？"), ("韦长庚", "箱底压的是银元。")]
     # no card gives a gender: the subject carries on as before
     assert said(before + "天一亮，秦月来找他。她说：“走吧。”", genders=False) == [("韦长庚", "走吧。")]
 
