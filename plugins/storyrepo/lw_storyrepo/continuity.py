@@ -3270,9 +3270,13 @@ what the point of view sees is the one they call so, as after the copula (是爹
 (``sighted`` of :func:`_forms_of`), not by every reader of names (R57's F4b: the 状态 reader)."""
 KIN_COMPOUND_BEFORE = "表堂大小姑"
 """What, before a one-character kin word, makes it part of another word (大妈, 小姨, 表哥, 姑娘 — a girl, not 娘)."""
-KIN_COMPOUND_AFTER = "夫们子妹弟儿媳舅家俩兄娘爷"
-"""What, after a one-character kin word, makes it part of another word (姐夫, 娘舅 — a maternal uncle, 娘家 — a
-married woman's family, 爷俩/娘俩, 姑娘, 姑爷, 哥俩; not 娘亲, which is the mother: R57's F4c)."""
+KIN_COMPOUND_AFTER = "夫们子妹弟儿媳"
+"""What, after any one-character kin word, makes it part of another word (姐夫, 哥们, 妈妈 by its own character)."""
+KIN_COMPOUNDS = {"娘": "舅家俩", "姑": "娘爷妈父婆家", "舅": "妈母公家", "叔": "公家", "奶": "妈娘", "爷": "俩", "哥": "俩",
+                 "姐": "俩", "弟": "兄"}
+"""What, after one kin word, makes another of it (娘舅 — a maternal uncle, 娘家 — a married woman's family, 娘俩, 姑娘 —
+a girl, 姑爷, 姑妈, 舅妈, 叔公, 奶妈/奶娘 — a wet nurse, 爷俩, 哥俩, 弟兄; not 娘亲, which is the mother, nor 爹娘, where
+the father is one of the two: R57's F4c)."""
 UNSEEN_BEFORE = re.compile(r"恍惚|恍恍惚惚|仿佛|仿彿|彷彿|好像|好似|似乎|像是|依稀|盼|巴望|巴不得|指望|希望|但愿|想着|想象|想像|"
                            r"幻想|梦|要是|如果|假如|假若|若是|倘若|万一|没|不曾|未曾|哪能|怎能|能不能")
 """What, in the clause before a sighting word, makes the sighting not one of the scene (R57's F4: 恍惚看见娘…,
@@ -3287,7 +3291,8 @@ _CLAUSE_START = re.compile(r"[。！？!?；;，,：:\n]")
 def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted: bool = False) -> str:
     """A pattern of every name, alias and kinship word of ``people``, with the one-character
     words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
-    clause's subject (妈系着围裙…; not 大妈, 姐夫, 娘舅: :data:`KIN_COMPOUND_BEFORE`/:data:`KIN_COMPOUND_AFTER`) —
+    clause's subject (妈系着围裙…; not 大妈, 姐夫, 娘舅: :data:`KIN_COMPOUND_BEFORE`, :data:`KIN_COMPOUND_AFTER`,
+    :data:`KIN_COMPOUNDS`) —
     anywhere, when ``loose``: 他想起姐上回来信; after a sighting word too, when ``sighted`` (:data:`_AFTER_SIGHT`)."""
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
@@ -3303,7 +3308,8 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted:
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
     # 抬头一看，是爹: the copula leaves the word alone; so does a sighting (他看见娘站在…: :data:`SIGHTED`)
     edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT if sighted else ''})"
-    alone = [rf"{edge}(?<![{c}{KIN_COMPOUND_BEFORE}]){c}(?![{c}{KIN_COMPOUND_AFTER}])" for c in single]
+    alone = [rf"{edge}(?<![{c}{KIN_COMPOUND_BEFORE}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
+             for c in single]
     return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
 
 
