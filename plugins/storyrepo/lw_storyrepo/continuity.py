@@ -667,17 +667,26 @@ inside, no distance), a town before the bearing (莫高窟在城东南二十五�
 
 
 PLACE_END = "城镇村庄乡县府州省市关寨塞堡营站井谷山岭峰坡河江湖海港湾岛滩洲渡口坝屯集场厂矿寺庙观宫寝陵园院堂楼阁台"
-"""The last characters of a place's name (府城, 青窑镇, 冰原三号井, 紫荆关, 甲渠塞, 落霞谷, 汤泉行宫, 妃园寝): a group
-:data:`PROSE_PLACE` reads is a place only when it ends so — not 老周, 宋掌柜, 大家, 第二天, 队伍, 日军 at a clause's
-start, nor 河的 (R57's F6)."""
+"""The last characters of a place's name (府城, 青窑镇, 冰原三号井, 紫荆关, 甲渠塞, 落霞谷, 汤泉行宫, 妃园寝)."""
+NOT_A_PLACE = re.compile(r"^(?:大家|大伙|众人|人们|咱们|我们|他们|她们|全家|一家)|们$|队伍|部队|[军兵人]$|"
+                         r"^[老小阿][\u4e00-\u9fff]$|掌柜|师傅|先生|^第[^天日夜年]{1,3}[天日夜年]$|"
+                         r"^(?:当天|当日|当晚|次日|翌日|隔天|那天|这天|那年|这年|那晚|那夜)|的$")
+"""What, at a clause's start before 在, is someone or a day, not a place (R57's F6: 老周, 大家, 第二天, 队伍, 日军 — a
+person, a company, a day; 河的 — a word cut in two)."""
 
 
-def prose_places(texts: Iterable[str], people: Iterable[str] = ()) -> set[str]:
-    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text: each
-    ending as a place's name does (:data:`PLACE_END`) and none a name or alias of ``people`` (a card 李文山)."""
-    persons = set(people)
-    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p in m.groups()
-            if p[-1] in PLACE_END and p not in persons}
+def prose_places(texts: Iterable[str], people: Iterable[str] = (), places: Iterable[str] = ()) -> set[str]:
+    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text: of the
+    two it sets apart, each that is no name or alias of ``people`` (a card 老陈) nor someone or a day
+    (:data:`NOT_A_PLACE`), where one of the two ends as a place's name does (:data:`PLACE_END`) or is one of
+    ``places`` (南京在海州西南六百多里: 南京 by 海州)."""
+    persons, known = set(people), set(places)
+
+    def placed(p: str) -> bool:
+        return p[-1] in PLACE_END or p in known
+
+    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p, other in (m.groups(), m.groups()[::-1])
+            if p not in persons and not NOT_A_PLACE.search(p) and (placed(p) or placed(other))}
 
 
 HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
@@ -689,14 +698,15 @@ HOME_HERE = re.compile(r"这里|这儿|这边|此地|此处|本地")
 """A sentence saying the home it names is where the book is (这里就是沧州老家)."""
 
 
-def _own_places(texts: list[str], known: "_Places") -> set[str]:
-    """The places the world's setting line names (一九四六年冬，沧州。): the first sentence of the first text that is
-    no heading, where the book is — no family home away from it."""
+def _own_places(texts: list[str], known: "_Places") -> tuple[str, set[str]]:
+    """The world's setting line (一九四六年冬，沧州。: the first sentence of the first text that is no heading) and the
+    places it names, where the book is — no family home away from it, unless that line itself says so
+    (他娘在陕北榆林老家种地。)."""
     for sentence in re.split(r"[。！？；;\n]", texts[0] if texts else ""):
         if sentence.strip() and not sentence.lstrip().startswith("#"):
             longest = known.lengths[0] if known.lengths else 0
-            return {p for i in range(len(sentence)) for p in known.at_start(sentence[i:i + longest])}
-    return set()
+            return sentence, {p for i in range(len(sentence)) for p in known.at_start(sentence[i:i + longest])}
+    return "", set()
 
 
 def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
@@ -705,15 +715,15 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     view unless a journey is told."""
     out: set[str] = set()
     texts = list(texts)
-    own: set[str] | None = None
-    for sentence, known in _world_sentences(texts, places):
-        sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
+    own: tuple[str, set[str]] | None = None
+    for said, known in _world_sentences(texts, places):
+        sentence = ASIDE.sub("", said)  # （同庆园账房里有一部电话）: an aside names no journey's end
         for home in HOME_PLACE.finditer(sentence):  # the places ending where it starts, looked up by their lengths
             if HOME_HERE.search(sentence, 0, home.start()):
                 continue
-            own = _own_places(texts, known) if own is None else own
-            out.update(p for n in known.lengths
-                       if (p := sentence[home.start() - n:home.start()]) in known.names and p not in own)
+            setting, here = own = _own_places(texts, known) if own is None else own
+            out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names
+                       and (p not in here or said == setting))
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         starts = [a for a, _ in walks]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]

@@ -98,9 +98,12 @@ def test_a_dead_mother_imagined_or_an_uncle_is_no_error(tmp_path: Path, body: st
     ("小屋在河的东边五十米", set()),
     ("府城在青窑镇以东八十里", {"府城", "青窑镇"}),  # the reading's own row, kept
     ("李文山在府城以东八十里", {"府城"}),  # a card's name ending as a place does
+    ("南京在海州西南六百多里", {"南京", "海州"}),  # a city's name, set from a place
+    ("宋掌柜在账房东边二十米", set()),
 ])
 def test_a_person_or_a_day_before_a_bearing_is_no_place(text: str, places: set[str]) -> None:
-    """F6: the prose's places end as places' names do, and are no card's name."""
+    """F6: of the two the prose sets apart, no card, no one and no day is a place, and one of them ends as a place's
+    name does."""
     assert prose_places([text], {"李文山"}) == places
 
 
