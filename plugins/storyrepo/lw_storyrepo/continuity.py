@@ -2905,8 +2905,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
-        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)
-                 if not UNSEEN_BEFORE.search(_CLAUSE_START.split(narration[max(0, m.start() - UNSEEN_SPAN):m.start()])[-1])]
+        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)  # not 仿佛看见娘…, 没看见娘…
+                 if not UNSEEN_BEFORE.search(_CLAUSE_START.split(narration[max(0, m.start() - UNSEEN_SPAN):m.start()])
+                                             [-1])]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
