@@ -668,7 +668,7 @@ inside, no distance), a town before the bearing (莫高窟在城东南二十五�
 
 PLACE_END = "城镇村庄乡县府州省市关寨塞堡营站井谷山岭峰坡河江湖海港湾岛滩洲渡口坝屯集场厂矿寺庙观宫寝陵园院堂楼阁台"
 """The last characters of a place's name (府城, 青窑镇, 冰原三号井, 紫荆关, 甲渠塞, 落霞谷, 汤泉行宫, 妃园寝)."""
-NOT_A_PLACE = re.compile(r"^(?:大家|大伙|众人|人们|咱们|我们|他们|她们|全家|一家)|们$|队伍|部队|[军兵人]$|"
+SOMEONE_OR_DAY = re.compile(r"^(?:大家|大伙|众人|人们|咱们|我们|他们|她们|全家|一家)|们$|队伍|部队|[军兵人]$|"
                          r"^[老小阿][\u4e00-\u9fff]$|掌柜|师傅|先生|^第[^天日夜年]{1,3}[天日夜年]$|"
                          r"^(?:当天|当日|当晚|次日|翌日|隔天|那天|这天|那年|这年|那晚|那夜)|的$")
 """What, at a clause's start before 在, is someone or a day, not a place (R57's F6: 老周, 大家, 第二天, 队伍, 日军 — a
@@ -678,7 +678,7 @@ person, a company, a day; 河的 — a word cut in two)."""
 def prose_places(texts: Iterable[str], people: Iterable[str] = (), places: Iterable[str] = ()) -> set[str]:
     """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text: of the
     two it sets apart, each that is no name or alias of ``people`` (a card 老陈) nor someone or a day
-    (:data:`NOT_A_PLACE`), where one of the two ends as a place's name does (:data:`PLACE_END`) or is one of
+    (:data:`SOMEONE_OR_DAY`), where one of the two ends as a place's name does (:data:`PLACE_END`) or is one of
     ``places`` (南京在海州西南六百多里: 南京 by 海州)."""
     persons, known = set(people), set(places)
 
@@ -686,7 +686,7 @@ def prose_places(texts: Iterable[str], people: Iterable[str] = (), places: Itera
         return p[-1] in PLACE_END or p in known
 
     return {p for text in texts for m in PROSE_PLACE.finditer(text) for p, other in (m.groups(), m.groups()[::-1])
-            if p not in persons and not NOT_A_PLACE.search(p) and (placed(p) or placed(other))}
+            if p not in persons and not SOMEONE_OR_DAY.search(p) and (placed(p) or placed(other))}
 
 
 HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
