@@ -204,7 +204,7 @@ class CheckContext:
         names = set(aliases)
         named = named_ends(names)  # built once for every card's relations
         spotted = NamesIn(names)  # and for every card's pronouns
-        places = {p for p in places | prose_places([lore, *texts.values()]) if len(p) >= 2}
+        places = {p for p in places | prose_places([lore, *texts.values()], names | people, places) if len(p) >= 2}
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),

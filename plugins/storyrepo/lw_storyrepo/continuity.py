@@ -666,15 +666,47 @@ PROSE_PLACE = re.compile(r"(?:^|(?<=[。；;，,\n]))\s*(?![这那此其他她�
 inside, no distance), a town before the bearing (莫高窟在城东南二十五里: 城 is no name, 城东 none either)."""
 
 
-def prose_places(texts: Iterable[str]) -> set[str]:
-    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text."""
-    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p in m.groups()}
+PLACE_END = "城镇村庄乡县府州省市关寨塞堡营站井谷山岭峰坡河江湖海港湾岛滩洲渡口坝屯集场厂矿寺庙观宫寝陵园院堂楼阁台"
+"""The last characters of a place's name (府城, 青窑镇, 冰原三号井, 紫荆关, 甲渠塞, 落霞谷, 汤泉行宫, 妃园寝)."""
+SOMEONE_OR_DAY = re.compile(r"^(?:大家|大伙|众人|人们|咱们|我们|他们|她们|全家|一家)|们$|队伍|部队|[军兵人]$|"
+                         r"^[老小阿][\u4e00-\u9fff]$|掌柜|师傅|先生|^第[^天日夜年]{1,3}[天日夜年]$|"
+                         r"^(?:当天|当日|当晚|次日|翌日|隔天|那天|这天|那年|这年|那晚|那夜)|的$")
+"""What, at a clause's start before 在, is someone or a day, not a place (R57's F6: 老周, 大家, 第二天, 队伍, 日军 — a
+person, a company, a day; 河的 — a word cut in two)."""
+
+
+def prose_places(texts: Iterable[str], people: Iterable[str] = (), places: Iterable[str] = ()) -> set[str]:
+    """The places :data:`PROSE_PLACE` reads in ``texts`` (the world's and the cards' words), one pass a text: of the
+    two it sets apart, each that is no name or alias of ``people`` (a card 老陈) nor someone or a day
+    (:data:`SOMEONE_OR_DAY`), where one of the two ends as a place's name does (:data:`PLACE_END`) or is one of
+    ``places`` (南京在海州西南六百多里: 南京 by 海州)."""
+    persons, known = set(people), set(places)
+
+    def placed(p: str) -> bool:
+        return p[-1] in PLACE_END or p in known
+
+    return {p for text in texts for m in PROSE_PLACE.finditer(text) for p, other in (m.groups(), m.groups()[::-1])
+            if p not in persons and not SOMEONE_OR_DAY.search(p) and (placed(p) or placed(other))}
 
 
 HOME_PLACE = re.compile(r"的?(?:老家|娘家)")
 """Where someone's family home is, said right after the place (在四川天全老家种地, 回了沧州娘家, 回了衡阳老家): a place
 one goes back to from where the book is, away from it (unless the world nests it with the point of view's: _related);
-not 娘家在周家庄, a home whose place follows."""
+not 娘家在周家庄, a home whose place follows; not the book's own town (:func:`_own_places`: 一九四六年冬，沧州。…林家三代住在
+沧州老家) nor a home said to be here (这里就是沧州老家: :data:`HOME_HERE`) — R57's F7."""
+HOME_HERE = re.compile(r"这里|这儿|这边|此地|此处|本地")
+"""A sentence saying the home it names is where the book is (这里就是沧州老家)."""
+
+
+def _own_places(texts: list[str], known: "_Places") -> tuple[str, set[str]]:
+    """The world's setting line (一九四六年冬，沧州。: the first sentence of the first text that is no heading) and the
+    places it names, where the book is — no family home away from it, unless that line itself says so
+    (他娘在陕北榆林老家种地。)."""
+    for sentence in re.split(r"[。！？；;\n]", texts[0] if texts else ""):
+        if sentence.strip() and not sentence.lstrip().startswith("#"):
+            longest = known.lengths[0] if known.lengths else 0
+            return sentence, {p for i in range(len(sentence)) for p in known.at_start(sentence[i:i + longest])}
+    return "", set()
 
 
 def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
@@ -682,10 +714,16 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     (:data:`FAR_WORDS`) or as someone's family home (:data:`HOME_PLACE`): someone there is not beside the point of
     view unless a journey is told."""
     out: set[str] = set()
-    for sentence, known in _world_sentences(texts, places):
-        sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
+    texts = list(texts)
+    own: tuple[str, set[str]] | None = None
+    for said, known in _world_sentences(texts, places):
+        sentence = ASIDE.sub("", said)  # （同庆园账房里有一部电话）: an aside names no journey's end
         for home in HOME_PLACE.finditer(sentence):  # the places ending where it starts, looked up by their lengths
-            out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names)
+            if HOME_HERE.search(sentence, 0, home.start()):
+                continue
+            setting, here = own = _own_places(texts, known) if own is None else own
+            out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names
+                       and (p not in here or said == setting))
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         starts = [a for a, _ in walks]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]
@@ -2817,7 +2855,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     # 他看见娘站在街口: the one seen doing it, whom the seer's own match (他…站) passes over
-    seen_act = re.compile(rf"(?:{SIGHTED})({forms})[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{verbs})")
+    seen_act = re.compile(rf"(?:{SIGHTED})({_forms_of(world, far, sighted=True)})[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{verbs})")
     # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
     # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
@@ -2867,7 +2905,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
-        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)]
+        hits += [(m.start(1), m.group(1)) for m in seen_act.finditer(narration)  # not 仿佛看见娘…, 没看见娘…
+                 if not UNSEEN_BEFORE.search(_CLAUSE_START.split(narration[max(0, m.start() - UNSEEN_SPAN):m.start()])
+                                             [-1])]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
@@ -3237,13 +3277,34 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
 
 _AFTER_SIGHT = "".join(f"(?<!{w})" for w in SIGHTED.split("|"))
 """Not after a :data:`SIGHTED` word: a kin word a sighting ends on stands alone there (他看见娘站在街口, 瞧见妈蹲在…) —
-what the point of view sees is the one they call so, as after the copula (是爹)."""
+what the point of view sees is the one they call so, as after the copula (是爹). Read only by the sighting reader
+(``sighted`` of :func:`_forms_of`), not by every reader of names (R57's F4b: the 状态 reader)."""
+KIN_COMPOUND_BEFORE = "表堂大小姑"
+"""What, before a one-character kin word, makes it part of another word (大妈, 小姨, 表哥, 姑娘 — a girl, not 娘)."""
+KIN_COMPOUND_AFTER = "夫们子妹弟儿媳"
+"""What, after any one-character kin word, makes it part of another word (姐夫, 哥们, 妈妈 by its own character)."""
+KIN_COMPOUNDS = {"娘": "舅家俩", "姑": "娘爷妈父婆家", "舅": "妈母公家", "叔": "公家", "奶": "妈娘", "爷": "俩", "哥": "俩",
+                 "姐": "俩", "弟": "兄"}
+"""What, after one kin word, makes another of it (娘舅 — a maternal uncle, 娘家 — a married woman's family, 娘俩, 姑娘 —
+a girl, 姑爷, 姑妈, 舅妈, 叔公, 奶妈/奶娘 — a wet nurse, 爷俩, 哥俩, 弟兄; not 娘亲, which is the mother, nor 爹娘, where
+the father is one of the two: R57's F4c)."""
+UNSEEN_BEFORE = re.compile(r"恍惚|恍恍惚惚|仿佛|仿彿|彷彿|好像|好似|似乎|像是|依稀|盼|巴望|巴不得|指望|希望|但愿|想着|想象|想像|"
+                           r"幻想|梦|要是|如果|假如|假若|若是|倘若|万一|没|不曾|未曾|哪能|怎能|能不能")
+"""What, in the clause before a sighting word, makes the sighting not one of the scene (R57's F4: 恍惚看见娘…,
+仿佛又看见娘坐在灯下, 盼着一抬头就看见娘, 要是能看见娘…就好了, 没看见娘站在渡口): imagined, dreamt, wished, supposed
+or denied — no one is there."""
+UNSEEN_SPAN = 24
+"""How far back from a sighting word :data:`UNSEEN_BEFORE` is looked for (within its clause)."""
+_CLAUSE_START = re.compile(r"[。！？!?；;，,：:\n]")
+"""What ends a clause: the clause before a position is the text after the last of these."""
 
 
-def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
+def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted: bool = False) -> str:
     """A pattern of every name, alias and kinship word of ``people``, with the one-character
     words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
-    clause's subject (妈系着围裙…; not 大妈, 姐夫) — anywhere, when ``loose``: 他想起姐上回来信."""
+    clause's subject (妈系着围裙…; not 大妈, 姐夫, 娘舅: :data:`KIN_COMPOUND_BEFORE`, :data:`KIN_COMPOUND_AFTER`,
+    :data:`KIN_COMPOUNDS`) —
+    anywhere, when ``loose``: 他想起姐上回来信; after a sighting word too, when ``sighted`` (:data:`_AFTER_SIGHT`)."""
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
     # a form that ends another's longer name is theirs there (先生 of 二先生): the rest of that name must not lead it
@@ -3257,8 +3318,9 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
     # 抬头一看，是爹: the copula leaves the word alone; so does a sighting (他看见娘站在…: :data:`SIGHTED`)
-    edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT})"
-    alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
+    edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT if sighted else ''})"
+    alone = [rf"{edge}(?<![{c}{KIN_COMPOUND_BEFORE}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
+             for c in single]
     return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
 
 
