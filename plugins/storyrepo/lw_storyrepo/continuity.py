@@ -3951,7 +3951,7 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                 if not GOING_FOCUS.search(clause):
                     continue
                 then = sentence[close + 1:close + 1 + GOING_REACH] if close < len(sentence) and sentence[close] in "，,；;" else ""
-                if not (GOING_TOLD.search(clause) or NEVER_BACK.match(then)):
+                if not ((close <= n.end() + GOING_REACH and GOING_TOLD.search(clause)) or NEVER_BACK.match(then)):
                     continue
                 if who not in one_day:
                     one_day[who] = _one_dated_day(world, who)
