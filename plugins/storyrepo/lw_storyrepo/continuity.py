@@ -3955,6 +3955,15 @@ perhaps before it; not a bound (七月九日以前)."""
 GOING_FOCUS = re.compile(r"^(?:就|便|正|也|才)?是|的[\u4e00-\u9fff]{0,2}$")
 """The stress that makes a clause the telling of when a thing happened: 是 right after the one named (爹就是从这道闸口…)
 or a 的 closing the clause (…叫水卷走的, 你爹落的水: the 是…的 of a past event's time, 是 left out)."""
+GOING_TOLD = re.compile(rf"(?:(?:死|过世|去世|出事|失踪|{'|'.join(MISHAP)})[^\W\d_的]{{0,6}}的?|(?:不在|不见)了的?"
+                        r"|(?:走|没)(?:了|的|了的))$")
+"""A clause's going told in its sense, as its last telling (R57's F8): a death or mishap word then at most a short place
+and the closing 的 (压在老巷里的, 叫水卷走的, 死在井下的, 落的水), or 走/没 closed by 了 or 的 (那天走的, 那年没了) — never
+走 the walk (走着送他去的, 走了三十里山路赶回来的), 没 the "not" (没去的, 一宿没睡的), nor a mishap the clause goes past
+(压在底下的那几个人里头唯一爬出来的)."""
+NEVER_BACK = re.compile(r"^(?:就|便|人)?再(?:也)?没(?:有)?(?:出来|回来|上来|回家|露面|见着)")
+"""The clause after a stressed going-into that tells the one gone was lost there (走进北沟，再也没出来; the cards'
+再没出来 / 再也没回来 of 开发三, 三十二, 三十七, 三十九: R57's F8)."""
 GOING_CLAUSES = 2
 """How many clauses after the date's own the one who went may be named in (去年八月十二那天，排过清浪滩，你爹落的水)."""
 GOING_REACH = 60
@@ -4001,7 +4010,10 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                     continue
                 close = ends[bisect.bisect_left(ends, n.end())]
                 clause = sentence[n.end():min(close, n.end() + GOING_REACH)]
-                if not (GOING_FOCUS.search(clause) and WENT_RE.search(clause)):
+                if not GOING_FOCUS.search(clause):
+                    continue
+                then = sentence[close + 1:close + 1 + GOING_REACH] if close < len(sentence) and sentence[close] in "，,；;" else ""
+                if not ((close <= n.end() + GOING_REACH and GOING_TOLD.search(clause)) or NEVER_BACK.match(then)):
                     continue
                 if who not in one_day:
                     one_day[who] = _one_dated_day(world, who)

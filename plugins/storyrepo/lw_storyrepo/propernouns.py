@@ -772,7 +772,7 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
             continue  # 田白+岩: a surname, a given character and 岩 are someone (N31)
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
-                and suffix + tail not in SUFFIX_AS_WORD:
+                and not _suffix_as_word(line, start, end):
             yield from _stems(lex, line, bounds, start, end, kind)
 
 
@@ -936,6 +936,18 @@ SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "�
 (湖州+乡下人: N31), not a township called ...乡. Read by every reader of a stem
 and a suffix (N31: the recurring reader read 铺子门, 连部门 off 门口 said twice). Not 门外, 门内, 门里: a sect is
 said so too (玄霜门外)."""
+SUFFIX_WORD_BROKEN = {"乡下": "辖属设面"}
+"""The characters after a :data:`SUFFIX_AS_WORD` word that take its last character into a word of their own instead:
+a township's own sentence (红旗乡+下辖/下属/下设/下面), not the countryside (R57's F11)."""
+
+
+def _suffix_as_word(line: str, start: int, end: int) -> bool:
+    """Whether the suffix ``line[start:end]`` and the character after it make a word of :data:`SUFFIX_AS_WORD`, the
+    character after that not breaking it (:data:`SUFFIX_WORD_BROKEN`: 红旗乡下辖 keeps 红旗乡)."""
+    word, nxt = line[start:end + 1], line[end + 1:end + 2]
+    return word in SUFFIX_AS_WORD and not (nxt and nxt in SUFFIX_WORD_BROKEN.get(word, ""))
+
+
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
@@ -979,7 +991,7 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                     or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
                 continue
             if (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) or _suffix_acts(lex, line, start, end) \
-                    or suffix + tail in SUFFIX_AS_WORD:
+                    or _suffix_as_word(line, start, end):
                 continue
             if lex.tags.get(line[start - 1:end], "")[:1] in ("d", "c", "p") and lex.common(line[start - 1:end]):
                 continue  # 天+已经, 何+曾经: the suffix ends an adverb or a conjunction, no name
