@@ -1680,7 +1680,7 @@ def _use_called_off(ctx: CheckContext, text: str, body: str) -> tuple[str, re.Ma
     """A line of a person using a thing for an act (:data:`USE_HEAD`: 某某用<thing>给某某<act>…) whose act the prose
     gives up (:data:`ACT_CALLED_OFF`) at its last telling: ``(the thing, the giving up)``, else None. The act is the
     dictionary's first word after the thing and whom it is for (:data:`USE_LINKS`; 收听天气预报 → 收听, 掐扛一趟 → 掐);
-    the last place the prose writes any of its characters decides — given up and then done after all (不听了…又听了
+    its last telling (:func:`act_given_up`) decides — given up and then done after all (不听了…又听了
     起来) is done, and a giving up told of another time (“那回他没写成”) is read as any other telling: it is the last."""
     things = ctx.items | (ctx.world.items if ctx.world is not None else set())
     for m in ctx.terms_re().finditer(text):
