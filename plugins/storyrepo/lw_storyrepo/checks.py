@@ -1672,11 +1672,15 @@ ACT_CALLED_OFF = (r"(?:不|别|甭|莫)(?:再)?{act}了|没{act}成|{act}不成|
 thing used for an act (K6, stop 57); the frames are those of :data:`CALLED_OFF` and :data:`PUT_OFF`, said of the act."""
 
 
+ACT_DONE = r"(?<![不没别甭莫未])(?:{act})(?:完|了|过|好)"
+"""An act told done (听完, 写了一页, 掐了个时辰; not 不听了's 听了): a giving up after it in its paragraph is none."""
+
+
 def _use_called_off(ctx: CheckContext, text: str, body: str) -> tuple[str, re.Match[str]] | None:
     """A line of a person using a thing for an act (:data:`USE_HEAD`: 某某用<thing>给某某<act>…) whose act the prose
     gives up (:data:`ACT_CALLED_OFF`) at its last telling: ``(the thing, the giving up)``, else None. The act is the
     dictionary's first word after the thing and whom it is for (:data:`USE_LINKS`; 收听天气预报 → 收听, 掐扛一趟 → 掐);
-    the last place the prose writes any of its characters decides — given up and then done after all (不听了…又听了
+    its last telling (:func:`act_given_up`) decides — given up and then done after all (不听了…又听了
     起来) is done, and a giving up told of another time (“那回他没写成”) is read as any other telling: it is the last."""
     things = ctx.items | (ctx.world.items if ctx.world is not None else set())
     for m in ctx.terms_re().finditer(text):
@@ -1693,15 +1697,27 @@ def _use_called_off(ctx: CheckContext, text: str, body: str) -> tuple[str, re.Ma
 
 def act_given_up(said: str, body: str) -> re.Match[str] | None:
     """Where the prose gives up the act ``said`` begins with (its first word in the dictionary's cut: 收听天气预报 →
-    收听, 掐扛一趟 → 掐) at the last place it writes any of that word's characters (:data:`ACT_CALLED_OFF`), else None."""
-    cuts = sorted(lexicon().boundaries(said) - {0})
+    收听, 掐扛一趟 → 掐) at its last telling (:data:`ACT_CALLED_OFF`), else None. A telling is the act's word, or one
+    of its characters, standing as a whole word of the prose's cut (听 of 不听了, not 收 of 收拾: FK6, stop 57); a
+    giving up after the act told done earlier in its paragraph (听完了，…不听了; 写了一页…改天再写一封) is stopping
+    after it or a next time, not giving it up (:data:`ACT_DONE`)."""
+    lex = lexicon()
+    cuts = sorted(lex.boundaries(said) - {0})
     act = said[:cuts[0]] if cuts else said
-    last = max((body.rfind(ch) for ch in act), default=-1)
-    if last < 0:
+    acts = f"{re.escape(act)}|[{re.escape(act)}]"
+    bounds = lex.boundaries(body, cuts=lex.cuts_of(body))
+    told = [m.start() for m in re.finditer(acts, body) if m.start() in bounds and m.end() in bounds]
+    if not told:
         return None
-    frames = re.compile(ACT_CALLED_OFF.format(act=f"[{re.escape(act)}]"))
+    last = told[-1]
+    frames = re.compile(ACT_CALLED_OFF.format(act=f"(?:{acts})"))
     start, end = _telling(body, last)
-    return next((f for f in frames.finditer(body, start, end) if f.start() <= last < f.end()), None)
+    off = next((f for f in frames.finditer(body, start, end) if f.start() <= last < f.end()), None)
+    if off is None:
+        return None
+    para = body.rfind("\n", 0, off.start()) + 1
+    done = re.compile(ACT_DONE.format(act=f"(?:{acts})"))
+    return None if done.search(body, para, off.start()) else off
 
 
 def _telling_of(body: str, m: re.Match[str]) -> str:
@@ -1945,6 +1961,21 @@ def _meant_at(body: str, k: int, n: int) -> bool:
                                                       and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
 
+ASKED_AFTER = re.compile(r"[^，,。；;！？!?]{0,4}?(?:几|多少|多久|多远|怎么|咋|哪|啥|什么)")
+"""A question asked of the place right after it, in its clause (到省城要几个钟头, 到县城多远, 去省城怎么走)."""
+
+
+def _reported_question(line: str, at: int, term: str) -> bool:
+    """The place ``term`` at ``at`` of a contract line is in a question the line reports (某某说他问过…搭车到省城要几个钟头):
+    a saying or knowing word standing as a whole word of the line's cut before it (not 说 of 听说/说服, 叫 of 叫上),
+    and a question of the place right after it (:data:`ASKED_AFTER`) — not any 说/知道 before it (阿旺知道消息后去省城
+    asks the arrival: FK6, stop 57)."""
+    if not ASKED_AFTER.match(line, at + len(term)):
+        return False
+    bounds = lexicon().boundaries(line[:at])
+    return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", line[:at]))
+
+
 def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
     clause that does not reach it (:func:`_meant_at`): the scene never gets there. (A place met by its spot alone is
@@ -1954,7 +1985,7 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     at = line.find(term)
     if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
         return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
-    if re.search(f"{SAY}|{KNOW}", line[:at]):
+    if _reported_question(line, at, term):
         return False  # 某某说他问过搭车到省城要几个钟头: the place is in the words the line reports, no arrival it asks (K6, stop 57)
     def told_of(k: int, n: int) -> bool:  # the place the sentence tells of: it says nothing of reaching it either way
         return (k == 0 or body[k - 1] in "。！？!?\n") and TOLD_OF.match(body, k + n) is not None
@@ -2712,8 +2743,11 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 speaker = _referent(ctx, None, subject, lead) or marks.first_of_gender(m.start(), lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
-            elif speaker is None and turn is not None and taken and PRONOUN_BEAT.fullmatch(line, taken[-1][1], m.start()):
-                speaker = turn  # “…”孙某把账本一合，“…”他压低了声音，“…”: the pronoun right after a quote is its speaker
+            elif speaker is None and turn is not None and taken and PRONOUN_BEAT.fullmatch(line, taken[-1][1], m.start()) \
+                    and _gender_of(ctx, turn) in ("", line[taken[-1][1]:m.start()].lstrip()[0]):
+                # “…”孙某把账本一合，“…”他压低了声音，“…”: the pronoun right after a quote is its speaker — not a 她
+                # after a man's quote (FK6, stop 57)
+                speaker = turn
             elif speaker is None and alone and not marks.unnamed(m.start()):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
@@ -2723,7 +2757,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 # 秋生想了半天，问：“…” — an unnamed clause led by the given name of one of a scene of two: theirs
                 clause = outside[marks.clause_start(m.start()):m.start()].lstrip()
                 speaker = next((p for p in sorted(ctx.cast) if len(p) == 3 and surname_of(p) == p[0]
-                                and clause.startswith(p[1:])), None)
+                                and clause.startswith(p[1:]) and not lexicon().freq.get(p[1:])
+                                and clause[2:3] not in NOT_AFTER_SUBJECT), None)
             words = next(g for g in m.groups() if g is not None)
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
@@ -2791,6 +2826,18 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+NOT_AFTER_SUBJECT = frozenset("上下里外中内前后边旁头的之")
+"""What follows a word that is a place or a thing's, not a person acting (长江上起了雾, 守灯塔里): a clause led by a
+given name read as its card's turn only when the name is no dictionary word and none of these follows (FK6, stop 57)."""
+
+
+def _gender_of(ctx: CheckContext, who: str) -> str:
+    """他/她 when the book's cards say ``who``'s gender (their own word, else their relations'), else ``""``."""
+    if ctx.world is None:
+        return ""
+    return ctx.world.gender.get(who) or ctx.world.kin_gender.get(who) or ""
 
 
 PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")
