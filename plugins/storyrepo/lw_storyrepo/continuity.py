@@ -4958,8 +4958,11 @@ ADDRESS_EDGE = "的是叫和跟对给同与被把让请问向找见到着了"
 ELDER_ADDRESS = frozenset(("叔", "伯", "婶", "姨", "姑", "爷", "婆", "大叔", "大娘", "大婶", "大爷", "老爷"))
 """The words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` said to an elder: a friend's parent is called by their
 (shared) surname, so such a form told as someone's parent (小军的爹高叔) is that parent, not the card (R57 F5)."""
-PARENT_OF = re.compile(r"(?:的|他|她)(?:爹|娘|爸|妈|爸爸|妈妈|父亲|母亲|爷爷|奶奶)[^。！？\n]{0,3}$")
+PARENTS = "爹|娘|爸|妈|爸爸|妈妈|父亲|母亲|爷爷|奶奶"
+PARENT_OF = re.compile(rf"(?:的|他|她)(?:{PARENTS})[^。！？\n]{{0,3}}$")
 """What before a surname form says it is someone's parent or grandparent (小军的爹高叔, 小军的爹叫高叔)."""
+PARENT_IS = re.compile(rf"是[^。！？，,\n]{{0,6}}?(?:的|他|她)(?:{PARENTS})")
+"""What right after a surname form says the same (高叔是小军他爹)."""
 
 HOLDER_NEAR = 3
 """How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
@@ -4974,7 +4977,8 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
     if pattern is None:
         return {}
     out: dict[str, str] = {}
-    elders = {m.group() for m in pattern.finditer(text) if PARENT_OF.search(text, max(0, m.start() - 8), m.start())}
+    elders = {m.group() for m in pattern.finditer(text)
+              if PARENT_OF.search(text, max(0, m.start() - 8), m.start()) or PARENT_IS.match(text, m.end())}
     for m in pattern.finditer(text):
         form, card = m.group(), by_surname[m.group(1)]
         gender = world.gender.get(card) or world.kin_gender.get(card)

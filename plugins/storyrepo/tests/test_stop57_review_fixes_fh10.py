@@ -53,6 +53,8 @@ def test_f5_the_card_s_own_father_by_its_surname_is_not_the_card() -> None:
     book = {"林满": (["铜望远镜"], "她"), "高小军": (["煤油灯"], "他"), "苏禾": (["秒表"], "她")}
     assert _book("小军的爹高叔拿起秒表掐了一下。", book) == []
     assert _book("林满管小军的爹叫高叔。高叔拿起秒表掐了一下。", book) == []
+    assert _book("高叔是小军他爹。高叔拿起秒表掐了一下。", book) == []
+    assert any(m.startswith("高小军") and "秒表" in m for m in _book("高叔拿起秒表掐了一下。", book))  # no parent told
 
 
 def test_f2_now_and_usually_are_no_comparison() -> None:
