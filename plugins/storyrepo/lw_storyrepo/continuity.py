@@ -297,8 +297,13 @@ HE = ("他", "她")
 paragraph before), as a reader takes it. The one set the pronoun patterns are built from (:data:`HE_ONE`)."""
 HE_ONE = f"[{''.join(HE)}]"
 """:data:`HE` as one character of a pattern: :data:`PERSONS`, :data:`_PRONOUN` and :data:`_PRONOUN_LEAD` are built on it."""
+SEEING_WORDS = ("看见", "看到", "瞧见", "瞅见", "望见", "瞥见", "撞见", "听见", "听说", "知道", "晓得", "发现", "觉出", "认出",
+                "看着", "望着", "盯着", "瞅着", "瞧着", "注视着", "眼看着")
+"""Verbs of seeing, watching or knowing whose object may be a clause of another's act (阿满看着老周拿起…): the one table
+:data:`NOT_USE` and :data:`SEES_A_CLAUSE` are built from (R57 F3, stop 57: the watching verbs and 发现/晓得/觉出 were in
+one table and not the other)."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
-                     r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
+                     r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回|" + alternation(SEEING_WORDS))
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面"
@@ -340,9 +345,15 @@ rememberer taken for the one acting, the verb between them and the thing (苏禾
 do, is not among them: 老周记得拿起秒表 is done now). 想起那天老周把刀交给他 (remembered), 明白了爹为什么把窑钥匙交给他 (a
 why known), 知道老周当初怎么把刀交给他 (a how and a time gone): no act of the scene's now. 知道老周拿着刀 (a fact now)
 keeps its reading (H9, stop 56: U13's good 5 A)."""
-SPOKEN_USE_VERBS = ("拿", "用", "使", "借", "提", "拎", "开", "骑", "扛", "挑", "背")
+SPOKEN_USE_VERBS = ("拿", "用", "使", "借", "提", "拎", "开", "骑", "扛", "背")
 """The verbs of 我 using a thing in someone's words (我拿…, 我开着东方红…, 我提着那盏马灯…, 我借你那根扁担…): the speaker's use
 of what follows (:data:`SPOKEN_NOT_DONE` and :data:`SPOKEN_AFTER_NOT_DONE` take back a plan, a fetch, a return)."""
+SPOKEN_CARRY_VERBS = ("挑",)
+"""Verbs of :data:`SPOKEN_USE_VERBS`'s kind whose bare form is another sense (我挑那只… = I choose): a use only with 着/了
+(我挑着那担水) (R57 F1, stop 57)."""
+SPOKEN_BETWEEN_NOT_DONE = re.compile(r"[不没换]")
+"""Words between the speaker's use verb and the thing that make it no use: a refusal or an inability (用不着, 背不动, 拿不了),
+a barter (我拿这块怀表换你的…) (R57 F1, stop 57)."""
 SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
 """Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
 (我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
@@ -400,7 +411,9 @@ LIKENING = "和跟与同像如"
 """The one string of comparison words (和…一样, 像…): :data:`LIKE` and :data:`LIKENED` read them."""
 LIKE = re.compile(rf"(?:{'|'.join(LIKENING)})$")
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
-LIKE_BEFORE = re.compile(rf"[{LIKENING}][^，,；;：:。！？“”\n]{{0,8}}$")
+NOT_LIKENING = ("如今", "如果", "如此", "如何", "同时", "同样")
+"""Words opening with a comparison character that compare nothing (如今, 同时): :data:`LIKE_BEFORE` skips them (R57 F2)."""
+LIKE_BEFORE = re.compile(rf"(?!{alternation(NOT_LIKENING)})[{LIKENING}][^，,；;：:。！？“”\n]{{0,8}}$")
 LIKE_AFTER = re.compile(r"[^，,；;：:。！？“”\n]{0,6}?(?:一模一样|一样|似的|一般)")
 """A thing inside a comparison's frame (跟马把头签筒里的一样, 和乌鞘刀刀柄上一样, 和乌木尺背面一样): a comparison word in
 its clause a few characters before it — an owner or a name may stand between — and 一样/似的 a few after: it is named
@@ -1345,7 +1358,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # (H7, stop 55)
         # 我开着东方红去…, 我提着那盏…马灯出去看, 我借你那根…扁担: the verbs of SPOKEN_USE_VERBS, and no owner word at all — then
         # only a speaker the text names (the holder may be the one speaking) (H10, stop 57)
-        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:{alternation(SPOKEN_USE_VERBS)})[了着]?"
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:(?:{alternation(SPOKEN_USE_VERBS)})[了着]?|(?:{alternation(SPOKEN_CARRY_VERBS)})[了着])"
                            rf"((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])|)"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -4916,8 +4929,9 @@ def _reads_back(names: re.Pattern[str], world: World, lines: list[str], i: int, 
 
 def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
     """Whether the 我拿/我用 X match ``m`` (of a sentence standing at ``at`` of ``line``) tells no act done with X: a plan
-    or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？)."""
-    return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
+    or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？); a refusal, an inability or a barter after the verb (我用不着…, 我拿X换你的…)."""
+    return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_BETWEEN_NOT_DONE.search(m.string, m.start(2), m.start(3))
+                or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
 
 
 def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
@@ -5004,10 +5018,25 @@ SHE_ADDRESS = frozenset(("婶", "姨", "姑", "嫂", "姐", "婆", "大姐", "�
 HE_ADDRESS = frozenset(("叔", "伯", "哥", "兄", "公", "爷", "大哥", "大叔", "大爷", "师兄", "师弟", "公子", "老爷", "二哥",
                         "三哥"))
 """The words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` said of a man only (任叔, 张大叔)."""
-SEES_A_CLAUSE = re.compile(r"(?:看见|看到|瞧见|瞅见|望见|瞥见|撞见|听见|听说|知道|晓得|发现|觉出|认出)了?$")
+SEES_A_CLAUSE = re.compile(rf"(?:{alternation(SEEING_WORDS)})了?$")
 """A verb of seeing or knowing right before a name: what follows is that name's own clause (苏禾看见老周拿起秒表, 阿满知道
 老周拿着秒表 — 老周 acts, the seer or knower does not); read by :func:`_each_from_its_last_name` on the four characters
 before the name (H10, stop 57)."""
+
+LOOSE_ADDRESS = frozenset(("老", "公", "总", "局", "队", "董"))
+"""The one-character words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` that also start ordinary words (老实, 公司, 总是,
+队伍): after a surname only where the surname starts a word — no Chinese character before it but one of
+:data:`ADDRESS_EDGE` (非常老 is no 常 + 老) (R57 F5, stop 57)."""
+ADDRESS_EDGE = "的是叫和跟对给同与被把让请问向找见到着了"
+"""Characters after which a surname starts a word of its own (看见周老, 叫高总, 跟王局): :data:`LOOSE_ADDRESS`'s edge."""
+ELDER_ADDRESS = frozenset(("叔", "伯", "婶", "姨", "姑", "爷", "婆", "大叔", "大娘", "大婶", "大爷", "老爷"))
+"""The words of :data:`lw_storyrepo.names.SURNAME_ADDRESS` said to an elder: a friend's parent is called by their
+(shared) surname, so such a form told as someone's parent (小军的爹高叔) is that parent, not the card (R57 F5)."""
+PARENTS = "爹|娘|爸|妈|爸爸|妈妈|父亲|母亲|爷爷|奶奶"
+PARENT_OF = re.compile(rf"(?:的|他|她)(?:{PARENTS})[^。！？\n]{{0,3}}$")
+"""What before a surname form says it is someone's parent or grandparent (小军的爹高叔, 小军的爹叫高叔)."""
+PARENT_IS = re.compile(rf"是[^。！？，,\n]{{0,6}}?(?:的|他|她)(?:{PARENTS})")
+"""What right after a surname form says the same (高叔是小军他爹)."""
 
 HOLDER_NEAR = 3
 """How many paragraphs before a handing to 他/她 :func:`_brought_to_holder` looks for the holder's name."""
@@ -5022,12 +5051,19 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
     if pattern is None:
         return {}
     out: dict[str, str] = {}
+    elders = {m.group() for m in pattern.finditer(text)
+              if PARENT_OF.search(text, max(0, m.start() - 8), m.start()) or PARENT_IS.match(text, m.end())}
     for m in pattern.finditer(text):
         form, card = m.group(), by_surname[m.group(1)]
         gender = world.gender.get(card) or world.kin_gender.get(card)
         word = m.group(2)
         if (gender == "他" and word in SHE_ADDRESS) or (gender == "她" and word in HE_ADDRESS):
             continue
+        before = text[m.start() - 1:m.start()]
+        if word in LOOSE_ADDRESS and "\u4e00" <= before <= "\u9fff" and before not in ADDRESS_EDGE:
+            continue  # 非常老: the surname inside a word
+        if word in ELDER_ADDRESS and form in elders:
+            continue  # 小军的爹高叔: someone's parent, not the card
         known = names.match(text, m.start())
         if form in world.aliases or (known is not None and known.end() >= m.end()):
             continue  # a name the cards give (周叔平), or the form itself an alias: read as it is
