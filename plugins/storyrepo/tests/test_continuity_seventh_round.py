@@ -16,7 +16,7 @@ here in a hospital and a sect, other words than the labelled drafts: the right s
 
 from __future__ import annotations
 
-from lw_storyrepo.checks import CheckContext, _by_its_kind_in_region, leak_and_waste, voices
+from lw_storyrepo.checks import WARN, CheckContext, _by_its_kind_in_region, leak_and_waste, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 
 CARDS = {
@@ -166,7 +166,12 @@ def test_the_power_of_the_powerless_seen_at_work() -> None:
 def test_a_higher_stage_said_as_a_courtesy_title_is_no_finding() -> None:
     stages = ("伙计", "掌柜", "东家")
     shop = {**CARDS, "郑川": {**CARDS["郑川"], "状态": "在世", "境界": "伙计"}}
-    assert not about("境界", continuity("许宁笑着招呼：“郑掌柜，来两斤茶。”", shop, stages))  # an address flatters
+    assert not about("境界", continuity("许宁笑着招呼：“来两斤茶，郑掌柜。”", shop, stages))  # an address flatters
+    # but a title opening the quote as its vocative is a claim, whoever speaks: a hint (stop 57; ranks.VOCATIVE_OPENS)
+    world, ctx = world_and_ctx({"视角": "许宁", "书内时间": "十月十三日", "在场": ["许宁", "苏晴"]}, cards=shop, stages=stages)
+    lines = ["许宁笑着招呼：“郑掌柜，来两斤茶。”"]
+    found = [f for f in check_continuity(world, {"视角": "许宁"}, lines, 1, voices(ctx, lines), ctx.names_re()) if "境界" in f.message]
+    assert found and all(f.severity == WARN for f in found)
     assert about("境界", continuity("会长照着名册念：“老郑，掌柜，管账。”", shop, stages))  # a register does not
 
 
