@@ -712,6 +712,22 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 合同-5 caught, 3 -> 0: K6's round (stop 57: 不听了 — a thing used for an act given up; event lines of two words
      # told in other words; a place in a step's reported words)
      0),
+    # a 1932 汉口 Chinese medicine shop (药号) written blind at stop 57, an evaluation set: first run 5/15, 4/5, 5/5 and 1
+    # false alarm; 6/15 with stop 57's rounds (境界 2/3: the vocative title; not tuned on it; its README); a development
+    # set since stop 58.
+    ("连续性-盲评四十二", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"),
+      ("连贯-状态-2.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-2.md", "书内时间"),
+      ("连贯-时间-3.md", "书内时间"), ("合同-5.md", "汪四喜光着脚蹬药碾碾川芎")],
+     1),
+    # an 1843 grain-tribute barge convoy (漕船) at 临清's lock written blind at stop 57, an evaluation set: first run 4/15,
+    # 3/5, 4/5 and 11 false alarms; 10 with stop 57's rounds (not tuned on it; its README); a development set since stop 58.
+    ("连续性-盲评四十三", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
+      ("连贯-状态-3.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+      ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "鳌头矶"),
+      ("合同-5.md", "冯宝把画眉笼挂上桅杆"), ("泄密-4.md", "孟长山")],
+     10),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -790,12 +806,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    # a 1932 汉口 Chinese medicine shop (stop 57): first run on stop 56's checks 5/15, 4/5, 5/5 and 1 false alarm;
-    # 6/15 with stop 57's rounds (境界 2/3: the vocative title; not tuned on it)
-    ("连续性-盲评四十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 4, "泄密": 5}, 1),
-    # an 1843 grain-tribute barge convoy at 临清 (stop 57): first run on stop 56's checks 4/15, 3/5, 4/5 and 11 false alarms;
-    # 10 false alarms with stop 57's rounds (not tuned on it)
-    ("连续性-盲评四十三", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 4}, 10),
 ]
 
 
