@@ -3907,6 +3907,44 @@ def _year_fits(told: str | None, said: str, year: int | None) -> bool:
     return when is not None and when == _cn_int(card_year.group(1))
 
 
+class _DatedDays:
+    """What :func:`_date_restated` and :func:`_going_on_day` read alike for one draft: the in-book year and whether the
+    book counts the lunar calendar (:func:`book_time`, :func:`_lunar`), the ``(month, day)`` of a date the prose says
+    (:meth:`said`), and each one's one dated day (:func:`_one_dated_day`), read once per person per draft
+    (:meth:`of`; the dated events under it are read once per book, :func:`_events_of`)."""
+
+    def __init__(self, world: World, year: int | None, lunar: bool) -> None:
+        self.world, self.year, self.lunar = world, year, lunar
+        self._one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}
+
+    @classmethod
+    def reading(cls, world: World, now: str) -> _DatedDays | None:
+        """The reading for a draft whose in-book time is ``now``; None when ``now`` names no date."""
+        read = book_time(now)
+        return None if read is None else cls(world, read[1][0], _lunar(now))
+
+    def said(self, m: re.Match[str]) -> tuple[int, int] | None:
+        """``(month, day)`` of a date :data:`RESTATED` or :data:`DAY_OF_GOING` found (its ``month`` and ``day``); None
+        when either is no number, or when a Gregorian book's date is written the lunar way (正月, 冬月, 腊月, 初八)."""
+        month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+        day = _cn_int(m.group("day"))
+        old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
+        return None if month is None or day is None or (old_way and not self.lunar) else (month, day)
+
+    def of(self, who: str) -> tuple[str, str, tuple[int, int]] | None:
+        """:func:`_one_dated_day` of ``who``, read once per draft."""
+        if who not in self._one_day:
+            self._one_day[who] = _one_dated_day(self.world, who)
+        return self._one_day[who]
+
+    def other_day(self, first: tuple[str, str, tuple[int, int]], who: str, day: tuple[int, int], year_word: str | None) -> bool:
+        """Whether the ``day`` the prose says of ``who``'s event, in the year ``year_word`` tells (去年, 一九七八年, none),
+        is not the one day ``first`` (:meth:`of`) dates it: another day, in a year that may be the card's
+        (:func:`_year_fits`)."""
+        said, _what, on = first
+        return day != on and _year_fits(year_word, said[len(who):], self.year)
+
+
 def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                    first_line: int) -> list[Finding]:
     """书内时间: a day said of someone's event (:data:`RESTATED`, the one named opening the clause) other than the one day
@@ -3914,13 +3952,10 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
     a going (:data:`GOING`) of the dead or lost, or one sharing a word's character with the dated event (进的山 and
     进老爷岭). Silent when the book gives them no day or two, when the year said (去年, 一九九二年) is not the card's,
     when a Gregorian book's date is written the lunar way (正月, 初八), and on a question (T2, stop 52)."""
-    read = book_time(now)
-    if read is None:
+    days = _DatedDays.reading(world, now)
+    if days is None:
         return []
-    _era, (year, _month, _day) = read
-    lunar = _lunar(now)
     out: list[Finding] = []
-    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}  # who -> the one dated event of theirs, if one day
     for i, col, sentence in sentences:
         if "是" not in sentence or "月" not in sentence:
             continue
@@ -3938,18 +3973,10 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             who = world.aliases.get(lead.group(), lead.group())
             if who in told_of:
                 continue
-            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
-            said_day = _cn_int(m.group("day"))
-            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
-            if said_month is None or said_day is None or (old_way and not lunar):
+            day = days.said(m)
+            if day is None or (first := days.of(who)) is None or not days.other_day(first, who, day, m.group("year")):
                 continue
-            if who not in one_day:  # each one's days read once, not once per date said of them (A11, stop 52)
-                one_day[who] = _one_dated_day(world, who)
-            if (first := one_day[who]) is None:
-                continue
-            said, what, (on_month, on_day) = first
-            if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
-                continue
+            _said, what, (on_month, on_day) = first
             event = head[lead.end():] + (m.group("then") or "")
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
             if not ((gone and WENT_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
@@ -3992,23 +4019,18 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
     爹就是从这道闸口叫水卷走的 for a father drowned on 七月九日. Silent when the one named comes before the day (that is
     :func:`_date_restated`'s), when the year said is not the card's, on a lunar date in a Gregorian book, inside quotes
     other than the day's own, and on a question (T6, stop 57)."""
-    read = book_time(now)
-    if read is None:
+    days = _DatedDays.reading(world, now)
+    if days is None:
         return []
-    _era, (year, _month, _day) = read
-    lunar = _lunar(now)
     out: list[Finding] = []
-    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}
     for i, col, sentence in sentences:
         if "月" not in sentence or not WENT_RE.search(sentence):
             continue
         told_of: set[str] = set()
         ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched on per date or name)
         for m in DAY_OF_GOING.finditer(sentence):
-            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
-            said_day = _cn_int(m.group("day"))
-            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
-            if said_month is None or said_day is None or not 1 <= said_day <= 31 or (old_way and not lunar):
+            day = days.said(m)
+            if day is None or not 1 <= day[1] <= 31:
                 continue
             if ends is None:
                 ends = [e.start() for e in _CLAUSE_OR_QUOTE_END.finditer(sentence)] + [len(sentence)]
@@ -4028,14 +4050,12 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                 then = sentence[close + 1:close + 1 + GOING_REACH] if close < len(sentence) and sentence[close] in "，,；;" else ""
                 if not ((close <= n.end() + GOING_REACH and GOING_TOLD.search(clause)) or NEVER_BACK.match(then)):
                     continue
-                if who not in one_day:
-                    one_day[who] = _one_dated_day(world, who)
-                if (first := one_day[who]) is None:
+                if (first := days.of(who)) is None:
                     continue
-                said, what, (on_month, on_day) = first
                 told_of.add(who)
-                if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
+                if not days.other_day(first, who, day, m.group("year")):
                     continue
+                _said, what, (on_month, on_day) = first
                 out.append(Finding("连贯", ERROR, f"正文说「{sentence[m.start():n.end() + len(clause)].strip()}」，"
                                    f"可{who}那件事是{on_month}月{on_day}日（世界观/角色卡：{what or who}），与书内时间的记载对不上",
                                    first_line + i, col + m.start(), sentence.strip()[:60]))
