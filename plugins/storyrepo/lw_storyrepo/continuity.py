@@ -3768,6 +3768,17 @@ ARRIVING = frozenset("到来回靠抵返进")
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
+COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
+                         rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
+                         rf"(?P<verb>[{''.join(sorted(ARRIVING))}][^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
+"""A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
+就到了, 我大爷后儿个就到了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming (:data:`ARRIVING`):
+明天就走 is a leaving, another reading's."""
+COMER_LEAST = 2
+"""The fewest characters of a comer's leading part that may name them inside a dated event's words (御史 of 御史老爷 in
+巡漕御史到临清): one would name anyone."""
+
+
 
 def _ways_differ(doing: str, other: str) -> bool:
     """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
@@ -3778,10 +3789,23 @@ def _ways_differ(doing: str, other: str) -> bool:
     return ways == {"leave", "come"}
 
 
+def _comes_in(what: str, who: str) -> bool:
+    """Whether a dated event's words ``what`` name the comer ``who`` by a leading part of them (:data:`COMER_LEAST`
+    characters or more, the longest first; of the words after its last 的, the one it is: 县里的验收组) right before a
+    coming (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
+    who = who.rsplit("的", 1)[-1]
+    for k in range(len(who), COMER_LEAST - 1, -1):
+        at = what.find(who[:k])
+        if at >= 0:
+            return what[at + k:at + k + 1] in ARRIVING if at + k < len(what) else False
+    return False
+
+
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
     doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); else, for a coming,
+an event whose words name ``who`` coming (:func:`_comes_in`: 巡漕御史到临清 for 御史老爷; T7, stop 58), or failing that
 any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them), none of them before
 ``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
@@ -3790,8 +3814,10 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what)
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
-    if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
-        found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
+    if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
+        found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
+        if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
+            found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
         if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
             return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
@@ -4107,7 +4133,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             if event is not None and (what, event) not in others:
                 others[what, event] = _others_event(world, what, event)
             counts.append((m, (event, world.dated[event], True) if event and not others[what, event] else None))
-        for m in COME_IN.finditer(sentence):
+        for m in itertools.chain(COME_IN.finditer(sentence), COME_ON_DAY.finditer(sentence)):
             said = (m.group("who").strip(), m.group("verb"))
             if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)
                 came_in[said] = _come_in_days(world, *said, (month, day)) if len(came_in) < COMINGS_READ else None
