@@ -3387,6 +3387,12 @@ moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR
 (:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
 明天中秋月饼) or a numeral a longer date (明天就是三月三十, not 三月三: T4, stop 55); silent on a question (明天是中秋吗？)
 and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
+FEAST_PASSED = re.compile(
+    rf"({_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
+    r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?(?=[，,。！!；;…”」\n]|$)(?![^。！!；;\n]*[？?])")
+"""A festival counted back from today in days (中秋过了才三天, 元宵节刚过去三天，…): in a lunar book today must be that many days
+after the festival's (:data:`LUNAR_FEAST_DAYS`), as :data:`FEAST_ON_DAY` moves today by a day word (T7, stop 58); the count
+closing its clause (过了三天的路 is no count from it), silent on a question."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -4449,6 +4455,16 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             first_day, last_day = LUNAR_FEAST_DAYS[feast_on.group(2)]
             if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
                 said = feast_on.group()
+                break
+        for passed in FEAST_PASSED.finditer(sentence) if lunar and not said and month and day else ():
+            days = _cn_int(passed.group("n"))
+            first_day, last_day = LUNAR_FEAST_DAYS[passed.group(1)]
+            # days since the festival's last and first day, last year's when this year's is still to come (除夕 in 正月)
+            since_last, since_first = ((_day_of_year(month, day, True) - _day_of_year(*on, True)) % _day_of_year(12, 30, True)
+                                       for on in (last_day, first_day))
+            slack = 0 if first_day[0] == month else 1  # a lunar month's length unknown only across months
+            if days is not None and not since_last - slack <= days <= since_first + slack:
+                said = passed.group()
                 break
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)

@@ -73,3 +73,16 @@ def test_a_leaving_an_undated_comer_a_gone_day_or_a_past_telling_is_silent() -> 
     assert not timed("卞玉珍说：“检查组明天就到了。”", "一九六三年八月二十五日 星期日")  # their day is gone by
     assert not timed("那年卞玉珍说过，检查组大后天就到了，结果一等就是半个月。")  # told as past (那年)
 
+
+def test_a_festival_counted_back_in_days_in_a_lunar_book() -> None:
+    # 中秋 is the fifteenth of the eighth month: three days after it is the eighteenth, not the tenth
+    assert timed("中秋过了才三天，月饼还剩半盒，卞玉珍说留着待客。", "光绪十年八月初十")
+    assert timed("除夕刚过去三天，院里的鞭炮屑还没扫。", "光绪十一年正月初九")
+
+
+def test_a_festival_counted_back_on_its_day_a_question_a_road_or_a_gregorian_book_is_silent() -> None:
+    assert not timed("中秋过了才三天，月饼还剩半盒。", "光绪十年八月十八")
+    assert not timed("除夕刚过去三天，院里的鞭炮屑还没扫。", "光绪十一年正月初三")  # last year's 除夕, 腊月三十
+    assert not timed("中秋过了才三天？我怎么觉着有半个月了。", "光绪十年八月初十")  # asked
+    assert not timed("中秋过了三天的路，才走到盐场。", "光绪十年八月初十")  # a road's length, no count from it
+    assert not timed("中秋过了才三天，月饼还剩半盒。")  # a Gregorian book's day is no lunar one
