@@ -3393,6 +3393,23 @@ FEAST_PASSED = re.compile(
 """A festival counted back from today in days (中秋过了才三天, 元宵节刚过去三天，…): in a lunar book today must be that many days
 after the festival's (:data:`LUNAR_FEAST_DAYS`), as :data:`FEAST_ON_DAY` moves today by a day word (T7, stop 58); the count
 closing its clause (过了三天的路 is no count from it), silent on a question."""
+
+
+def _feast_passed(sentence: str, month: int, day: int) -> str | None:
+    """The words of the first festival counted back in days (:data:`FEAST_PASSED`) that a lunar book's in-book
+    ``(month, day)`` is not that many days after (a day either way across a month's end, whose length is unknown), else
+    None; a festival still to come this year is last year's (除夕过了才三天 on 正月初三)."""
+    for passed in FEAST_PASSED.finditer(sentence):
+        days = _cn_int(passed.group("n"))
+        first_day, last_day = LUNAR_FEAST_DAYS[passed.group(1)]
+        since_last, since_first = ((_day_of_year(month, day, True) - _day_of_year(*on, True)) % _day_of_year(12, 30, True)
+                                   for on in (last_day, first_day))
+        slack = 0 if first_day[0] == month else 1
+        if days is not None and not since_last - slack <= days <= since_first + slack:
+            return passed.group()
+    return None
+
+
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -4456,16 +4473,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
                 said = feast_on.group()
                 break
-        for passed in FEAST_PASSED.finditer(sentence) if lunar and not said and month and day else ():
-            days = _cn_int(passed.group("n"))
-            first_day, last_day = LUNAR_FEAST_DAYS[passed.group(1)]
-            # days since the festival's last and first day, last year's when this year's is still to come (除夕 in 正月)
-            since_last, since_first = ((_day_of_year(month, day, True) - _day_of_year(*on, True)) % _day_of_year(12, 30, True)
-                                       for on in (last_day, first_day))
-            slack = 0 if first_day[0] == month else 1  # a lunar month's length unknown only across months
-            if days is not None and not since_last - slack <= days <= since_first + slack:
-                said = passed.group()
-                break
+        if lunar and not said and month and day:
+            said = _feast_passed(sentence, month, day)
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and (not era or greg) and month is not None and day is not None:
