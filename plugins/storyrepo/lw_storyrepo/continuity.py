@@ -4279,9 +4279,11 @@ WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔
 NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
 """Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
 照着当年那本抄): the entry's date is no slip then."""
-ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水|册|报表|班报|日报")
+ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水|册|报表|班报|日报|新的一页|最新一页|新一页|页头")
 """Words beside an entry that name what it is written in, a log's, a ledger's or a diary's kind (把这一行写进小本子;
-誊到记录簿上; 摊开流水簿; a shift's or a day's report sheet, 班报, 日报, 报表, and a register, 册: T4, stop 55): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
+誊到记录簿上; 摊开流水簿; a shift's or a day's report sheet, 班报, 日报, 报表, and a register, 册: T4, stop 55), or a new page
+of a book begun (翻开码簿新的一页, 翻到最新一页, 在页头写上: a kept book's next page, whatever the book is called; T7, stop
+58): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
 ENTRY_WEATHER = re.compile(r"\s*[，,]?\s*(?:晴|阴|雨|雪|多云|小雨|大雨|中雨|阵雨|雷雨|大风|小雪|大雪|雾|霜)")
 """The weather right after an entry's date (…九月十九日，晴，西北风四级): a log's or a diary's own head."""
 NOT_AN_ENTRY = re.compile(r"信[纸封笺]|[写家回来书]信|封信|的信|说明|报告|证明|检讨|检查|交代|申请|材料|证词|供词|口供|"

@@ -7,8 +7,11 @@ and the near misses.
   as :data:`COME_IN`'s is, against the one day the book gives that coming — found, when no event is said of the comer,
   by the comer named inside the dated event's own words right before a coming (八月二十日省里检查组到盐场验收 for
   检查组; a leading part of the comer, 检查组 of 检查组长, or the words after its last 的, 检查组 of 盐务局的检查组);
-- the day said first is silent when it is the dated day, when the comer leaves (明天就走), when the comer is someone the
-  book dates no coming for, when the date named is gone by, and when the sentence is told as past.
+  a coming said on a day ahead is silent when it is the dated day, when the comer leaves (明天就走), when the comer is
+  someone the book dates no coming for, when the date named is gone by, and when the sentence is told as past;
+- a festival counted back in days in a lunar book (中秋过了才三天) must leave today that many days after it;
+- an entry written now on a new page of a book, whatever the book is called (在晒盐册新的一页上写下：…), heads with
+  today.
 """
 
 from __future__ import annotations
@@ -86,3 +89,15 @@ def test_a_festival_counted_back_on_its_day_a_question_a_road_or_a_gregorian_boo
     assert not timed("中秋过了才三天？我怎么觉着有半个月了。", "光绪十年八月初十")  # asked
     assert not timed("中秋过了三天的路，才走到盐场。", "光绪十年八月初十")  # a road's length, no count from it
     assert not timed("中秋过了才三天，月饼还剩半盒。")  # a Gregorian book's day is no lunar one
+
+
+def test_an_entry_on_a_new_page_of_a_book_of_any_name_heads_with_today() -> None:
+    # 晒盐册 names no kind ENTRY_KIND knew before; the new page begun is a kept book's
+    assert timed("潘海生在晒盐册新的一页上写下：一九六三年八月十二日。底下记了三垛盐的斤数。")
+    assert timed("潘海生翻到晒盐册最新一页，写上：一九六三年八月十一日，又记了一行斤数。")
+
+
+def test_a_new_page_with_today_an_old_page_or_a_letter_is_silent() -> None:
+    assert not timed("潘海生在晒盐册新的一页上写下：一九六三年八月十四日。底下记了三垛盐的斤数。")
+    assert not timed("潘海生翻到晒盐册前头的一页，上面写着：一九六三年八月十二日。")  # read, not written now
+    assert not timed("潘海生在信纸新的一页上写下：一九六三年八月十二日。那天的事他要跟家里说清楚。")  # a letter

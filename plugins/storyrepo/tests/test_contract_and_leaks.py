@@ -706,7 +706,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
-      ("连贯-时间-1.md", "书内时间"),
+      # 时间-1 (工分本新的一页…写下日子：一九七九年九月二十三日): T7's round (stop 58: a new page begun names a kept book)
       # 时间-2 (验收组大后天就到了): T7's round (stop 58: a coming with the comer before the day word)
       # 时间-3 (去年七月十九日夜里，爹就是从这道闸口叫水卷走的): T6's round (stop 57: a dead one's going told after a day)
       ("泄密-1.md", "王二虎")],  # 位置-3 (他看见妈站在…): P5's round (stop 57)
