@@ -3387,6 +3387,29 @@ moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR
 (:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
 明天中秋月饼) or a numeral a longer date (明天就是三月三十, not 三月三: T4, stop 55); silent on a question (明天是中秋吗？)
 and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
+FEAST_PASSED = re.compile(
+    rf"({_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
+    r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?(?=[，,。！!；;…”」\n]|$)(?![^。！!；;\n]*[？?])")
+"""A festival counted back from today in days (中秋过了才三天, 元宵节刚过去三天，…): in a lunar book today must be that many days
+after the festival's (:data:`LUNAR_FEAST_DAYS`), as :data:`FEAST_ON_DAY` moves today by a day word (T7, stop 58); the count
+closing its clause (过了三天的路 is no count from it), silent on a question."""
+
+
+def _feast_passed(sentence: str, month: int, day: int) -> str | None:
+    """The words of the first festival counted back in days (:data:`FEAST_PASSED`) that a lunar book's in-book
+    ``(month, day)`` is not that many days after (a day either way across a month's end, whose length is unknown), else
+    None; a festival still to come this year is last year's (除夕过了才三天 on 正月初三)."""
+    for passed in FEAST_PASSED.finditer(sentence):
+        days = _cn_int(passed.group("n"))
+        first_day, last_day = LUNAR_FEAST_DAYS[passed.group(1)]
+        since_last, since_first = ((_day_of_year(month, day, True) - _day_of_year(*on, True)) % _day_of_year(12, 30, True)
+                                   for on in (last_day, first_day))
+        slack = 0 if first_day[0] == month else 1
+        if days is not None and not since_last - slack <= days <= since_first + slack:
+            return passed.group()
+    return None
+
+
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -3768,6 +3791,17 @@ ARRIVING = frozenset("到来回靠抵返进")
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
+COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
+                         rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
+                         rf"(?P<verb>[{''.join(sorted(ARRIVING))}][^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
+"""A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
+就到了, 我大爷后儿个就到了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming (:data:`ARRIVING`):
+明天就走 is a leaving, another reading's."""
+COMER_LEAST = 2
+"""The fewest characters of a comer's leading part that may name them inside a dated event's words (御史 of 御史老爷 in
+巡漕御史到临清): one would name anyone."""
+
+
 
 def _ways_differ(doing: str, other: str) -> bool:
     """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
@@ -3778,10 +3812,23 @@ def _ways_differ(doing: str, other: str) -> bool:
     return ways == {"leave", "come"}
 
 
+def _comes_in(what: str, who: str) -> bool:
+    """Whether a dated event's words ``what`` name the comer ``who`` by a leading part of them (:data:`COMER_LEAST`
+    characters or more, the longest first; of the words after its last 的, the one it is: 县里的验收组) right before a
+    coming (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
+    who = who.rsplit("的", 1)[-1]
+    for k in range(len(who), COMER_LEAST - 1, -1):
+        at = what.find(who[:k])
+        if at >= 0:
+            return what[at + k:at + k + 1] in ARRIVING if at + k < len(what) else False
+    return False
+
+
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
     doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); else, for a coming,
+an event whose words name ``who`` coming (:func:`_comes_in`: 巡漕御史到临清 for 御史老爷; T7, stop 58), or failing that
 any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them), none of them before
 ``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
@@ -3790,8 +3837,10 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what)
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
-    if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
-        found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
+    if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
+        found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
+        if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
+            found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
         if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
             return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
@@ -3907,6 +3956,44 @@ def _year_fits(told: str | None, said: str, year: int | None) -> bool:
     return when is not None and when == _cn_int(card_year.group(1))
 
 
+class _DatedDays:
+    """What :func:`_date_restated` and :func:`_going_on_day` read alike for one draft: the in-book year and whether the
+    book counts the lunar calendar (:func:`book_time`, :func:`_lunar`), the ``(month, day)`` of a date the prose says
+    (:meth:`said`), and each one's one dated day (:func:`_one_dated_day`), read once per person per draft
+    (:meth:`of`; the dated events under it are read once per book, :func:`_events_of`)."""
+
+    def __init__(self, world: World, year: int | None, lunar: bool) -> None:
+        self.world, self.year, self.lunar = world, year, lunar
+        self._one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}
+
+    @classmethod
+    def reading(cls, world: World, now: str) -> _DatedDays | None:
+        """The reading for a draft whose in-book time is ``now``; None when ``now`` names no date."""
+        read = book_time(now)
+        return None if read is None else cls(world, read[1][0], _lunar(now))
+
+    def said(self, m: re.Match[str]) -> tuple[int, int] | None:
+        """``(month, day)`` of a date :data:`RESTATED` or :data:`DAY_OF_GOING` found (its ``month`` and ``day``); None
+        when either is no number, or when a Gregorian book's date is written the lunar way (正月, 冬月, 腊月, 初八)."""
+        month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+        day = _cn_int(m.group("day"))
+        old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
+        return None if month is None or day is None or (old_way and not self.lunar) else (month, day)
+
+    def of(self, who: str) -> tuple[str, str, tuple[int, int]] | None:
+        """:func:`_one_dated_day` of ``who``, read once per draft."""
+        if who not in self._one_day:
+            self._one_day[who] = _one_dated_day(self.world, who)
+        return self._one_day[who]
+
+    def other_day(self, first: tuple[str, str, tuple[int, int]], who: str, day: tuple[int, int], year_word: str | None) -> bool:
+        """Whether the ``day`` the prose says of ``who``'s event, in the year ``year_word`` tells (去年, 一九七八年, none),
+        is not the one day ``first`` (:meth:`of`) dates it: another day, in a year that may be the card's
+        (:func:`_year_fits`)."""
+        said, _what, on = first
+        return day != on and _year_fits(year_word, said[len(who):], self.year)
+
+
 def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                    first_line: int) -> list[Finding]:
     """书内时间: a day said of someone's event (:data:`RESTATED`, the one named opening the clause) other than the one day
@@ -3914,13 +4001,10 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
     a going (:data:`GOING`) of the dead or lost, or one sharing a word's character with the dated event (进的山 and
     进老爷岭). Silent when the book gives them no day or two, when the year said (去年, 一九九二年) is not the card's,
     when a Gregorian book's date is written the lunar way (正月, 初八), and on a question (T2, stop 52)."""
-    read = book_time(now)
-    if read is None:
+    days = _DatedDays.reading(world, now)
+    if days is None:
         return []
-    _era, (year, _month, _day) = read
-    lunar = _lunar(now)
     out: list[Finding] = []
-    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}  # who -> the one dated event of theirs, if one day
     for i, col, sentence in sentences:
         if "是" not in sentence or "月" not in sentence:
             continue
@@ -3938,18 +4022,10 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             who = world.aliases.get(lead.group(), lead.group())
             if who in told_of:
                 continue
-            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
-            said_day = _cn_int(m.group("day"))
-            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
-            if said_month is None or said_day is None or (old_way and not lunar):
+            day = days.said(m)
+            if day is None or (first := days.of(who)) is None or not days.other_day(first, who, day, m.group("year")):
                 continue
-            if who not in one_day:  # each one's days read once, not once per date said of them (A11, stop 52)
-                one_day[who] = _one_dated_day(world, who)
-            if (first := one_day[who]) is None:
-                continue
-            said, what, (on_month, on_day) = first
-            if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
-                continue
+            _said, what, (on_month, on_day) = first
             event = head[lead.end():] + (m.group("then") or "")
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
             if not ((gone and WENT_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
@@ -3992,23 +4068,18 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
     爹就是从这道闸口叫水卷走的 for a father drowned on 七月九日. Silent when the one named comes before the day (that is
     :func:`_date_restated`'s), when the year said is not the card's, on a lunar date in a Gregorian book, inside quotes
     other than the day's own, and on a question (T6, stop 57)."""
-    read = book_time(now)
-    if read is None:
+    days = _DatedDays.reading(world, now)
+    if days is None:
         return []
-    _era, (year, _month, _day) = read
-    lunar = _lunar(now)
     out: list[Finding] = []
-    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}
     for i, col, sentence in sentences:
         if "月" not in sentence or not WENT_RE.search(sentence):
             continue
         told_of: set[str] = set()
         ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched on per date or name)
         for m in DAY_OF_GOING.finditer(sentence):
-            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
-            said_day = _cn_int(m.group("day"))
-            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
-            if said_month is None or said_day is None or not 1 <= said_day <= 31 or (old_way and not lunar):
+            day = days.said(m)
+            if day is None or not 1 <= day[1] <= 31:
                 continue
             if ends is None:
                 ends = [e.start() for e in _CLAUSE_OR_QUOTE_END.finditer(sentence)] + [len(sentence)]
@@ -4028,14 +4099,12 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                 then = sentence[close + 1:close + 1 + GOING_REACH] if close < len(sentence) and sentence[close] in "，,；;" else ""
                 if not ((close <= n.end() + GOING_REACH and GOING_TOLD.search(clause)) or NEVER_BACK.match(then)):
                     continue
-                if who not in one_day:
-                    one_day[who] = _one_dated_day(world, who)
-                if (first := one_day[who]) is None:
+                if (first := days.of(who)) is None:
                     continue
-                said, what, (on_month, on_day) = first
                 told_of.add(who)
-                if (said_month, said_day) == (on_month, on_day) or not _year_fits(m.group("year"), said[len(who):], year):
+                if not days.other_day(first, who, day, m.group("year")):
                     continue
+                _said, what, (on_month, on_day) = first
                 out.append(Finding("连贯", ERROR, f"正文说「{sentence[m.start():n.end() + len(clause)].strip()}」，"
                                    f"可{who}那件事是{on_month}月{on_day}日（世界观/角色卡：{what or who}），与书内时间的记载对不上",
                                    first_line + i, col + m.start(), sentence.strip()[:60]))
@@ -4087,7 +4156,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             if event is not None and (what, event) not in others:
                 others[what, event] = _others_event(world, what, event)
             counts.append((m, (event, world.dated[event], True) if event and not others[what, event] else None))
-        for m in COME_IN.finditer(sentence):
+        for m in itertools.chain(COME_IN.finditer(sentence), COME_ON_DAY.finditer(sentence)):
             said = (m.group("who").strip(), m.group("verb"))
             if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)
                 came_in[said] = _come_in_days(world, *said, (month, day)) if len(came_in) < COMINGS_READ else None
@@ -4210,9 +4279,11 @@ WRITTEN_NOW = re.compile(r"写|记下|记上|记进|记在|记了|誊|填|落笔
 NOT_WRITTEN_NOW = re.compile(r"翻|读|念|旧|补写|补记|补上|昨|前天|前儿|那天|那日|当年|那年|抄|找出|找到|当初|从前|以前|原来")
 """Words beside an entry that tell it is an old one read, copied or made up for a gone day (他翻开旧账; 补记昨天的;
 照着当年那本抄): the entry's date is no slip then."""
-ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水|册|报表|班报|日报")
+ENTRY_KIND = re.compile(r"日记|日志|簿|账|帐|本子|记录|台账|流水|册|报表|班报|日报|新的一页|最新一页|新一页|页头")
 """Words beside an entry that name what it is written in, a log's, a ledger's or a diary's kind (把这一行写进小本子;
-誊到记录簿上; 摊开流水簿; a shift's or a day's report sheet, 班报, 日报, 报表, and a register, 册: T4, stop 55): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
+誊到记录簿上; 摊开流水簿; a shift's or a day's report sheet, 班报, 日报, 报表, and a register, 册: T4, stop 55), or a new page
+of a book begun (翻开码簿新的一页, 翻到最新一页, 在页头写上: a kept book's next page, whatever the book is called; T7, stop
+58): a statement, a report or a letter opening on the day it tells of is no entry (R54 on T3)."""
 ENTRY_WEATHER = re.compile(r"\s*[，,]?\s*(?:晴|阴|雨|雪|多云|小雨|大雨|中雨|阵雨|雷雨|大风|小雪|大雪|雾|霜)")
 """The weather right after an entry's date (…九月十九日，晴，西北风四级): a log's or a diary's own head."""
 NOT_AN_ENTRY = re.compile(r"信[纸封笺]|[写家回来书]信|封信|的信|说明|报告|证明|检讨|检查|交代|申请|材料|证词|供词|口供|"
@@ -4404,6 +4475,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
                 said = feast_on.group()
                 break
+        if lunar and not said and month and day:
+            said = _feast_passed(sentence, month, day)
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and (not era or greg) and month is not None and day is not None:
