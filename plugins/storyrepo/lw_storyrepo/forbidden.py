@@ -98,15 +98,10 @@ DONE_WELL = r"得(?:比|飞快|很|真|又快|又稳|极|最|利索|麻利|起�
 
 def _barred_act(verb: str, thing: str) -> str:
     """What reads as doing a barred act (:data:`BARRED_ACT`): any verb of its row (:data:`ACT_KIN`) done to the thing (a
-    子 or 儿 after it dropped: 梯子 → 梯), after it or with the thing put before it by 把 (把两只茶篓背上了肩), or the verb
-    itself told done well (:data:`DONE_WELL`); boarding (:data:`BOARDING`) only with its thing after it (把船上的… is a
-    place)."""
+    子 or 儿 after it dropped: 梯子 → 梯), or the verb itself told done well (:data:`DONE_WELL`; not :data:`BOARDING`)."""
     head = thing.rstrip("子儿") or thing
-    verbs = f"[{_KIN_OF[verb]}]"
-    act = rf"{verbs}{ACT_GAP}{re.escape(head)}"
-    if verb in BOARDING:
-        return act
-    return rf"{act}|把{_CLAUSE}{{0,6}}?{re.escape(head)}{_CLAUSE}{{0,6}}?{verbs}|{re.escape(verb)}{DONE_WELL}"
+    act = rf"[{_KIN_OF[verb]}]{ACT_GAP}{re.escape(head)}"
+    return act if verb in BOARDING else rf"{act}|{re.escape(verb)}{DONE_WELL}"
 
 
 WRITTEN = "字|名|号|信|书|账|单|牌|标语|告示|布告|通知|报|方|榜|契|帖|簿|册|条子|纸条|字条"
@@ -114,17 +109,18 @@ WRITTEN = "字|名|号|信|书|账|单|牌|标语|告示|布告|通知|报|方|�
 _UNGIVEN = r"[^，,。；;！？!?“”\n没不别给]"
 """A piece of one clause with no negation and no 给 in it (把信递给他看: shown to another, not read)."""
 READING = (rf"把{_CLAUSE}{{0,10}}?(?:{WRITTEN}){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
-           rf"把{_UNGIVEN}{{0,10}}?(?:{WRITTEN}){_UNGIVEN}{{0,6}}?看(?:了|过|完)|把{_CLAUSE}{{0,10}}?(?:{WRITTEN})凑到眼[前跟底]|"
+           rf"把{_UNGIVEN}{{0,10}}?(?:{WRITTEN}){_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
            rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
-"""Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前, 一行一行看
-下去; not 念给…听: read to them; nor 把信递给他看: shown to another)."""
+"""Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前看了半天,
+一行一行看下去; not 念给…听: read to them; nor 把信递给他看: shown to another)."""
 RUNNING_OR_JUMPING = rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"
 """Running or jumping (光着脚跑到门口, 跳下来): what legs on a crutch still cannot do (:data:`FACULTIES`)."""
 WALKING = (rf"{RUNNING_OR_JUMPING}|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
            r"走(?:[到进出向]|回(?!头)|了?(?:过|进|出|回|下|上)?[来去])|(?:走|挪|踱|迈)了?(?:几|两|三|一)步|"
-           r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)")
+           r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)|"
+           rf"一步一(?:步地?{_CLAUSE}{{0,4}}?)?(?:挪|走|蹭|捱)")
 """What a person on their own legs does (掀开被子下了床，几步走到窗前; 一瘸一拐地拎着水桶…回来了; 跳下来，光着脚跑到
-门口): getting up, walking, running, jumping."""
+门口; 扶着墙一步一步挪到了门口, 一步一挪): getting up, walking, running, jumping."""
 HAND_VERBS = "拿抄抓握攥捏端提拎举接掂颠抡挥递切剁掌摘掏拧扶撑按推搬扛挑抱拽扯扔甩"
 """The one table of what a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布,
 吊着) — read two ways: with an ending, told of a person (:data:`HANDLING`), and bare, after a barred part named before it
