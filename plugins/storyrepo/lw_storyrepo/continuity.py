@@ -2188,7 +2188,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
+        if NOT_NOW.search(narration) or DAY_RECALLED.search(narration):  # 明天记得去领 said in the scene is no memory
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration) if not MADE_THING.match(narration, m.end())]
         hits += _carried(narration, lead, anyone, clause_act)
@@ -2231,6 +2231,10 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     return out
 
 
+DAY_RECALLED = re.compile(r"(?<=[。！？!?])\s*那一?[天日晚夜]")
+"""A remembered day opening a sentence inside a paragraph (他削着削着，手慢了下来。那天傍晚，老孟也是蹲在这个地方…): for the
+acts of the dead and the held (:func:`_acting`), the paragraph's scene is a remembered one, as it is for one opening on it
+(:data:`REMEMBERED_DAY`)."""
 MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
 """After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
 doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
@@ -2460,6 +2464,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
         for words, doing in b.moves:  # 上不得楼梯: climbing told of them (跑上了绣楼的楼梯)
             acts.append((n, re.compile(doing), words, False))
         for words, doing in b.faculties:  # 站不起: walking told of them by their name or their paragraph's pronoun
+            acts.append((n, _faculty_act(doing), words, None))
+        for words, doing in b.acts:  # 上不得船: boarding told of them, as strictly as a faculty's act
             acts.append((n, _faculty_act(doing), words, None))
     out: list[Finding] = []
     done: set[str] = set()

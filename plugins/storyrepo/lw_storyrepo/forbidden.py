@@ -52,8 +52,9 @@ PARTS = ("右手", "左手", "双手", "两手", "两只手", "手", "右腿", "
          "嗓子", "喉咙", "眼睛", "腰")
 """Parts of the body a state may leave unable (右手叫热油烫了, 嗓子倒了仓)."""
 _PARTS = "|".join(sorted(PARTS, key=len, reverse=True))
-UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起)")
-"""A part that cannot do a thing: 右手什么也拿不了 (右手, 拿), 嗓子一个音也唱不出来 (嗓子, 唱)."""
+UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起|(?<=[握拿抓攥捏端])不住)")
+"""A part that cannot do a thing: 右手什么也拿不了 (右手, 拿), 嗓子一个音也唱不出来 (嗓子, 唱), 右手握不住东西 (右手, 握; 不住
+only after a verb of holding: 手也闲不住 is a busy hand)."""
 KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|牢|监|狱|病房)|离不开(?:病房|医院|病床|床|屋|家|岛|山)|"
                   r"(?:不得|不许|不准|不能|不可|无法|没法)(?:擅自|随便|私自)?(?:离开|走出|出院|出城|出岛|下山|下床)|下不了(?:床|地|山|岛)")
 """A bar on leaving the place someone is (她住在医院，11月8日前出不了院; 不得离开县城): their card's 位置 holds them."""
@@ -72,16 +73,54 @@ reads as doing it: climbing stairs, a ladder or a mast (跑上了绣楼的楼梯
 running (一溜烟追过院子, 三两步蹿到)."""
 _CLAUSE = r"[^，,。；;！？!?“”\n没不别]"
 """A piece of one clause with no negation in it (what may stand between an act's words)."""
-READING = (rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
+ACT_KIN = ("拉拽扯拖牵", "扛背挑担驮", "搬抬", "拾捡摘采", "撑", "上登", "端捧", "骑", "划摇", "推", "挂", "写")
+"""The acts of a trade a card may bar with a thing (上不得船, 拉不得纤, 撑不得篙, 拾不了花, 跳板上不得), one row the verbs that
+do the same act to a thing: a bar read on one verb of a row is broken by any verb of it (拉不得纤: 拽了一把纤绳; 扛不得:
+背着). Only a verb of a row is read as a bar here: walking, seeing, hearing are :data:`FACULTIES`'."""
+_KIN_OF = {verb: row for row in ACT_KIN for verb in row}
+ANYTHING = ("东西", "重物", "重东西", "重活", "力气", "活", "")
+"""A barred act's thing that is no thing in particular (搬不得东西, 扛不得): not read — a carrying or pulling verb alone is
+too common a word for a body (背着手, 抬起头, 拉着他的手) to hold the card to."""
+BARRED_ACT = re.compile(r"(?:^|(?<=[、，,；;也还更又他她]))(?P<fronted>[\u4e00-\u9fff]{2}(?:更|也|还)?)?(?P<verb>[\u4e00-\u9fff])(?:不得|不了)"
+                        r"(?P<thing>[\u4e00-\u9fff]{0,3}?)(?=[、，,；;。！!\n]|$)")
+"""A card's clause barring an act with its thing, after it or fronted before it (上不得船, 拉不得纤, 拾不了花, 跳板更上不得):
+the verb (one of :data:`ACT_KIN`) and the thing."""
+NOT_A_THING = re.compile(r"[他她你我们也都还更又就不]")
+"""What a fronted thing of :data:`BARRED_ACT` cannot hold: it is a subject or an adverb (他们扛不得), not the thing."""
+ACT_GAP = r"[着了起过住]?[^，,。；;！？!?“”\n没不别的在是有]{0,5}?"
+"""What may stand between a barred act's verb and its thing in the prose (拽了一把纤绳, 撑着长篙, 走上了跳板): an aspect and a
+measure or a modifier, not a 的 (河上的船: a place, not boarding) nor 在/是/有."""
+BOARDING = "上登"
+"""The row of :data:`ACT_KIN` whose verb is also a direction (爬上, 走上): read only with its thing, never done well."""
+DONE_WELL = r"得(?:比|飞快|很|真|又快|又稳|极|最|利索|麻利|起劲)"
+"""A degree told after an act (拾得比谁都快, 扛得稳稳当当): the act done now, and well."""
+
+
+def _barred_act(verb: str, thing: str) -> str:
+    """What reads as doing a barred act (:data:`BARRED_ACT`): any verb of its row (:data:`ACT_KIN`) done to the thing (a
+    子 or 儿 after it dropped: 梯子 → 梯), or the verb itself told done well (:data:`DONE_WELL`; not :data:`BOARDING`)."""
+    head = thing.rstrip("子儿") or thing
+    act = rf"[{_KIN_OF[verb]}]{ACT_GAP}{re.escape(head)}"
+    return act if verb in BOARDING else rf"{act}|{re.escape(verb)}{DONE_WELL}"
+
+
+WRITTEN = "字|名|号|信|书|账|单|牌|标语|告示|布告|通知|报|方|榜|契|帖|簿|册|条子|纸条|字条"
+"""Things written to be read (a name, a letter, a notice, a paper, a prescription, a list)."""
+_UNGIVEN = r"[^，,。；;！？!?“”\n没不别给]"
+"""A piece of one clause with no negation and no 给 in it (把信递给他看: shown to another, not read)."""
+READING = (rf"把{_CLAUSE}{{0,10}}?(?:{WRITTEN}){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
+           rf"把{_UNGIVEN}{{0,10}}?(?:{WRITTEN}){_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
            rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
-"""Reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them)."""
+"""Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前看了半天,
+一行一行看下去; not 念给…听: read to them; nor 把信递给他看: shown to another)."""
 RUNNING_OR_JUMPING = rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"
 """Running or jumping (光着脚跑到门口, 跳下来): what legs on a crutch still cannot do (:data:`FACULTIES`)."""
 WALKING = (rf"{RUNNING_OR_JUMPING}|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
            r"走(?:[到进出向]|回(?!头)|了?(?:过|进|出|回|下|上)?[来去])|(?:走|挪|踱|迈)了?(?:几|两|三|一)步|"
-           r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)")
+           r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)|"
+           rf"一步一(?:步地?{_CLAUSE}{{0,4}}?)?(?:挪|走|蹭|捱)")
 """What a person on their own legs does (掀开被子下了床，几步走到窗前; 一瘸一拐地拎着水桶…回来了; 跳下来，光着脚跑到
-门口): getting up, walking, running, jumping."""
+门口; 扶着墙一步一步挪到了门口, 一步一挪): getting up, walking, running, jumping."""
 HAND_VERBS = "拿抄抓握攥捏端提拎举接掂颠抡挥递切剁掌摘掏拧扶撑按推搬扛挑抱拽扯扔甩"
 """The one table of what a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布,
 吊着) — read two ways: with an ending, told of a person (:data:`HANDLING`), and bare, after a barred part named before it
@@ -147,7 +186,8 @@ class Bars:
     the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none), and
     whether they may not leave the place they are (:data:`KEPT`: their card's 位置), and ``(the book's words, pattern)``
     for each way of moving they cannot (:data:`MOVES`: 上不得楼梯 and what reads as climbing), and ``(the card's words,
-    pattern)`` for each faculty their state rules out (:data:`FACULTIES`: 站不起 and what reads as walking)."""
+    pattern)`` for each faculty their state rules out (:data:`FACULTIES`: 站不起 and what reads as walking), and ``(the card's
+    words, pattern)`` for each act of a trade it bars (:data:`BARRED_ACT`: 上不得船 and what reads as boarding)."""
 
     places: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = field(default=())
@@ -155,6 +195,7 @@ class Bars:
     kept: bool = False
     moves: tuple[tuple[str, str], ...] = field(default=())
     faculties: tuple[tuple[str, str], ...] = field(default=())
+    acts: tuple[tuple[str, str], ...] = field(default=())
 
 
 def scene_of(state: str) -> re.Pattern[str] | None:
@@ -203,8 +244,17 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         kept = False
         moves: dict[str, str] = {}
         faculties: dict[str, tuple[str, str]] = {}
+        acts: dict[str, str] = {}
         for sentence in sentences:
             for clause in re.split(r"[，,；;：:]", sentence):  # the card's own clause: one naming nobody else
+                for bar in BARRED_ACT.finditer(clause):
+                    fronted = (bar.group("fronted") or "").rstrip("更也还")
+                    thing = bar.group("thing") or ("" if NOT_A_THING.search(fronted) else fronted)
+                    if bar.group("verb") in _KIN_OF and thing not in ANYTHING \
+                            and not _held_in(clause, others, alias_lengths) \
+                            and not ANOTHERS_OR_PAST.search(clause, 0, bar.start("verb")):
+                        words = bar.group() if thing == fronted else bar.group()[bar.start("verb") - bar.start():]
+                        acts.setdefault(words, _barred_act(bar.group("verb"), thing))
                 for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
                     if faculty not in faculties and (said_so := bar.search(clause)) is not None \
                             and not _held_in(clause, others, alias_lengths) \
@@ -224,9 +274,9 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
             for bar, doing in MOVES:
                 if doing not in moves.values() and (said_so := bar.search(sentence)) is not None:
                     moves[said_so.group()] = doing
-        if barred or parts or kept or moves or faculties or n in scenes:
+        if barred or parts or kept or moves or faculties or acts or n in scenes:
             out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()),
-                          tuple(faculties.values()))
+                          tuple(faculties.values()), tuple(acts.items()))
     return out
 
 

@@ -583,7 +583,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1720 宁古塔 exile garrison written blind at stop 51, an evaluation set: first run 7/15, 4/5, 4/5 and 2 false
     # alarms, unchanged by stop 51's rounds (its README); a development set since stop 52.
     ("连续性-盲评三十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-2.md", "境界"), ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"),  # 持有-2: H3 (stop 52; 九叔's words)
+     # 状态-1 (什么也看不见 → 把告示从头到尾看了一遍) caught: S1's round (stop 58: the blind looking a written thing through)
+     [("连贯-境界-2.md", "境界"), ("连贯-位置-2.md", "位置"),  # 持有-2: H3 (stop 52; 九叔's words)
       ("连贯-位置-3.md", "位置"),  # 时间-1/2/3: the thirty-first round (T2, stop 52; 7/15 -> 10/15; with H3 11/15)
       ("泄密-3.md", "乌云")],
      1),  # 合同-5 caught, 2 -> 1: K2's contract round (stop 54: 册子 never given — the handover missing, said as the event)
@@ -619,7 +620,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [# 状态-2 (the dead 田燧长昨儿后晌还来舍里坐了坐, in a quote): the thirty-ninth round (T3, stop 54), not read by it
       # 持有-2 (我拿那张缠桦皮的角弓, in someone's words, no owner word): H10's round (stop 57)
-      ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-状态-1.md", "状态"),
+      # 状态-1 (下不了地 → 扶着坞墙一步一步挪到了烽台脚下) caught: S1's round (stop 58: a bed-bound leg walking a step at a time)
+      ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"),
       ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏"), ("泄密-4.md", "苏娥")],
      5),  # 6 -> 5: K3's contract round (stop 55: 泄密-2's dead 田广 no longer given a voice)
@@ -652,14 +654,16 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-持有-3.md", "持有"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
       # 持有-2 caught by H7's round (stop 55: 「我拿…你那副…」, the owner 你 in someone's words); 境界-3, 时间-1 and
       # 时间-2 by T4's (stop 55: a title on a surname with one ranked card, an entry brought in by 写下：, 七月半)
-      ("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),  # 位置-1: P2 (stop 55, 中秋前回不来)
+      # 状态-1 (右手握不住东西 → 右手攥着枣木柄) caught: S1's round (stop 58: a hand that cannot hold)
+      ("连贯-位置-3.md", "位置"),  # 位置-1: P2 (stop 55, 中秋前回不来)
       ("连贯-时间-3.md", "书内时间"), ("泄密-1.md", "吴阿根")],
      2),  # 6 -> 3: K3's round (stop 55: a handover's thing by its head after 把; a letter's writer is no speaker); 3 -> 2:
     # T5's (stop 56: 爹的字工工整整，…出了 — the dead as owner of what follows, no act)
     # a 1966 大兴安岭 logging camp written blind at stop 54, an evaluation set: first run 5/15, 2/5, 3/5 and 8 false
     # alarms; 3/5 and 7 with K2's round (stop 54, not tuned on it; its README); a development set since stop 55.
     ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),  # 持有-2: H7 (stop 55)
+     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"),  # 持有-2: H7 (stop 55)
+      # 状态-1 (看不见东西 → 把墙上贴的班报从头到尾念了一遍) caught: S1's round (stop 58: the blind reading a written thing)
       # 状态-2, 时间-1 and 时间-3: T4 (stop 55: the dead said to have done anything lately after 还/又; 班报 entries)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),  # 位置-3 (老高昨儿后晌就搭运材车上来了): P3 (stop 56)
       ("合同-3.md", "鹿角岭"),  # 合同-2 and 泄密-5: K3 (stop 55: a promise step none of whose words are told; 写的字：)
@@ -670,8 +674,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评三十八", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-2 and 时间-1 caught by T5's round (stop 56: 刚才 + any doing of the dead; an entry dated after 写上日子：)
      # 位置-3 (他看见娘站在…): P5's round (stop 57: a card's one-character kin name in its child's chapter, seen)
-     [("连贯-状态-1.md", "状态"),  # 时间-3 (去年八月十二那天，…，你爹落的水): T6's round
-      ("连贯-时间-2.md", "书内时间"), ("合同-3.md", "嵩云山")],  # (stop 57: a dead one's going told after a day)
+     # 状态-1 (上不得排，撑不得篙 → 一手撑着长篙，一步跨上排头) caught: S1's round (stop 58: boarding a card bars)
+     [("连贯-时间-2.md", "书内时间"), ("合同-3.md", "嵩云山")],  # 时间-3 (去年八月十二那天，…，你爹落的水): T6's round
+     # (stop 57: a dead one's going told after a day)
      # 合同-5 and 泄密-1 caught: K6's round (stop 57: a thing used for an act the prose gives up, 改天拿好纸来写; in a
      # scene of two, a clause led by one's given name is theirs)
      1),  # 6 -> 1: T5's round (stop 56: 爹点出来的数 — a doing that describes a thing is no act of the dead), H8's
@@ -696,7 +701,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms; 7/15 with T5's round (stop 56, not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 持有-2 (我借你那根…扁担, 兰姐's words) caught: H10's round (stop 57: 我 in someone's words, more verbs)
-     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+     [("连贯-状态-2.md", "状态"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+      # 状态-1 (跳板上不得 → 走上了跳板) caught: S1's round (stop 58: boarding a card bars, its thing fronted on the card)
       ("连贯-位置-1.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间")],
      # 位置-3 (他看见娘站在…): P5's round (stop 57); 合同-5 caught: K6's round (stop 57: 算了，不掐了 — a thing used for an
      # act given up)
@@ -705,7 +711,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1979 石河子 state-farm cotton company (连队) written blind at stop 56, an evaluation set: first run 7/15, 4/5, 4/5
     # and 3 false alarms, unchanged by stop 56's rounds (not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十一", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+     [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+      # 状态-1 (拾不了花 → 拾得比谁都快) caught: S1's round (stop 58: a barred act told done well)
       # 时间-1 (工分本新的一页…写下日子：一九七九年九月二十三日): T7's round (stop 58: a new page begun names a kept book)
       # 时间-2 (验收组大后天就到了): T7's round (stop 58: a coming with the comer before the day word)
       # 时间-3 (去年七月十九日夜里，爹就是从这道闸口叫水卷走的): T6's round (stop 57: a dead one's going told after a day)
@@ -717,7 +724,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarm; 6/15 with stop 57's rounds (境界 2/3: the vocative title; not tuned on it; its README); a development
     # set since stop 58.
     ("连续性-盲评四十二", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"),
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
+      # 状态-1 (看不得药方 → 把药方凑到眼前看了半天) caught: S1's round (stop 58: the blind looking a written thing through)
       ("连贯-状态-2.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
       # 时间-2 (大掌柜明天就到汉口了): T7's round (stop 58: a coming with the comer before the day word); 时间-3 (中秋过了才三天):
       # T7's round (a festival counted back in days in a lunar book)
@@ -726,12 +734,15 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # an 1843 grain-tribute barge convoy (漕船) at 临清's lock written blind at stop 57, an evaluation set: first run 4/15,
     # 3/5, 4/5 and 11 false alarms; 10 with stop 57's rounds (not tuned on it; its README); a development set since stop 58.
     ("连续性-盲评四十三", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-状态-3.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+     [("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-2.md", "状态"),
+      # 状态-1 (拉不得纤 → 拽了一把纤绳) and 状态-3 (上不得船 → 摸上船来) caught: S1's round (stop 58: an act of a trade a card
+      # bars with its thing, done to the thing by a verb of its row)
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       # 时间-1 (御史老爷明儿就到): T7's round (stop 58: the comer before the day word, named in the dated event's words)
       ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "鳌头矶"),
       ("合同-5.md", "冯宝把画眉笼挂上桅杆"), ("泄密-4.md", "孟长山")],
-     10),
+     9),  # 10 -> 9: S1's round (stop 58: 位置-2's …手慢了下来。那天傍晚，老孟也是蹲在… — a remembered day opening a
+    # sentence, no act of the dead now; the dead one's words in the next paragraph still alarm)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
