@@ -41,7 +41,7 @@ from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
-from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, lexicon, with_address_forms
+from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, lexicon, not_inside_longer, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
 from lw_storyrepo.wordsre import Spots, alternation, found_at, guarded, starts_of
@@ -250,9 +250,11 @@ class CheckContext:
 
     def names_re(self) -> re.Pattern[str] | None:
         """Every name of :attr:`aliases`, longest first; in a context :meth:`reading` a text, only
-        the names whose characters all stand in it (a pattern that matches nothing when none do)."""
+        the names whose characters all stand in it (a pattern that matches nothing when none do). A person's name is
+        not found inside a longer word (:func:`name_pattern`: 老板 in 老板娘)."""
         if self._names_re is None and self.aliases:
-            self._names_re = re.compile(alternation(n for n in self.aliases if self._scope is None or self._scope.issuperset(n)))
+            names = frozenset(n for n in self.aliases if self._scope is None or self._scope.issuperset(n))
+            self._names_re = re.compile(name_pattern(names, frozenset(n for n in names if self.is_person(n)), self._scope))
         return self._names_re
 
     def reading(self, text: str) -> CheckContext:
@@ -279,7 +281,7 @@ class CheckContext:
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
-            self._terms_re = _terms_pattern(tuple(terms))
+            self._terms_re = _terms_pattern(tuple(terms), frozenset(t for t in terms if self.is_person(t)))
         return self._terms_re
 
     def variants(self, term: str) -> set[str]:
@@ -841,15 +843,19 @@ _NAMED_SEEN = PerProse()
 searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
 
 
-def _named(form: str, body: str) -> bool:
+def _named(form: str, body: str, person: bool = False) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
     character but a pronoun, 的 or a word that only ever stands before a noun (:data:`KIN_LED_BY`: 是娘托人写的,
-    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
-    seen: dict[str, bool] = _NAMED_SEEN.of(body, dict)
-    hit = seen.get(form)
+    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们). A ``person``'s form of two
+    characters or more standing whole in the prose only inside a longer word is not named there
+    (:func:`propernouns.not_inside_longer`: 老板 of 老板娘, the names pattern's own guard)."""
+    seen: dict[tuple[str, bool], bool] = _NAMED_SEEN.of(body, dict)
+    hit = seen.get((form, person))
     if hit is None:
-        hit = seen[form] = _named_in(form, body)
+        hit = seen[(form, person)] = _named_in(form, body)
+        if hit and person and len(form) >= 2 and form in body and (guard := not_inside_longer([form])):
+            hit = re.search(re.escape(form) + guard, body) is not None
     return hit
 
 
@@ -1129,7 +1135,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     continue
             key = (term, bool(quoted.get(term)))
             if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
-                in_prose[key] = any(_named(v, body) for v in variants) or described(term, body, THING_HEADS) \
+                person = ctx is not None and ctx.people is not None and ctx.is_person(term)
+                in_prose[key] = any(_named(v, body, person) for v in variants) or described(term, body, THING_HEADS) \
                     or _looks_like(term, body) or _by_its_kind(term, body) \
                     or (ctx is not None and (_by_kind(ctx, term, body)
                                              or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
@@ -2888,12 +2895,22 @@ class _Clauses(NamedTuple):
 
 
 @functools.lru_cache(maxsize=8)
-def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
+def _terms_pattern(terms: tuple[str, ...], people: frozenset[str] = frozenset()) -> re.Pattern[str]:
     """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
     the same terms: each draft's context asks again for the book's thousands of names. A tree of the terms
     (:func:`~lw_storyrepo.wordsre.alternation`, the same longest match at each place), not one branch per term: a flat
-    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16)."""
-    return re.compile(alternation(terms))
+    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16).
+    The terms of ``people`` are not found inside a longer word (:func:`name_pattern`)."""
+    return re.compile(name_pattern(frozenset(terms), people))
+
+
+def name_pattern(names: frozenset[str], people: frozenset[str], scope: frozenset[str] | None = None) -> str:
+    """:func:`~lw_storyrepo.wordsre.alternation` of ``names``, where a name of ``people`` is not found inside a longer
+    noun of the dictionary it begins (:func:`propernouns.not_inside_longer`: 老板 not in 老板娘, 石头 not in 石头缝; 老板说,
+    老板的, 冯大哥 found). One guard on the pattern every reader of names builds on (the voices of the leak check,
+    continuity, the contract's terms); ``scope``: the characters of the text read (:meth:`CheckContext.reading`).
+    Places and things keep their longer words (浙江省 is 浙江)."""
+    return f"(?:{alternation(names)}){not_inside_longer(people, scope)}"
 
 
 @functools.lru_cache(maxsize=8)

@@ -47,6 +47,7 @@ are evaluation sets, of which only the figures are ever printed).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -328,6 +329,7 @@ class _Lexicon:
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = tables.tags
         self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._words: list[str] | None = None  # the dictionary's words, sorted: :meth:`longer_nouns`
 
     def inputs(self) -> list[Path]:
         """Every file the tables are derived from: jieba's dictionary, ngender's name table,
@@ -400,6 +402,26 @@ class _Lexicon:
         glued = [end - 1 for token, end in zip(tokens, ends)
                  if token[0] in GLUED_PREPOSITIONS and len(token) == 2 and not self.freq.get(token)]
         return tuple(sorted(ends + glued)) if glued else tuple(ends)
+
+    def longer_nouns(self, word: str) -> list[str]:
+        """The dictionary's nouns (a tag starting ``n``) that are ``word`` and one character more, in their order
+        (老板 → 老板娘; 师兄 → 师兄弟; 石头 → 石头缝): the words a name or title stands inside. A word no dictionary
+        word starts with (jieba keeps every word's beginnings) has none, without a search."""
+        if word not in self.freq:
+            return []
+        words = self._words
+        if words is None:
+            words = self._words = sorted(w for w, f in self.freq.items() if f)
+        out = []
+        k = bisect_right(words, word)
+        while k < len(words) and words[k].startswith(word):
+            nxt = words[k][len(word)]
+            longer = word + nxt
+            if self.freq.get(longer) and self.tags.get(longer, "").startswith("n"):
+                out.append(longer)
+            # on to the next character after ``word``: one step for each, not one for each word beginning with it
+            k = bisect_left(words, word + chr(ord(nxt) + 1), k)
+        return out
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
@@ -525,6 +547,45 @@ def _given_scores(freq: dict[str, int], tags: dict[str, str]) -> dict[str, float
 
 
 _LEXICON: _Lexicon | None = None
+
+
+SAME_ONE_TAILS = frozenset("的子儿头们哥姐叔伯爷")
+"""Characters after a person's name or title that leave the one meant (掌柜的, 老爷子, 老头儿, 老周头, 冯大哥) or their
+own crowd (师父们): a longer dictionary word ending in one of them is still that person (:func:`not_inside_longer`)."""
+
+
+def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None) -> str:
+    """The guard (a negative lookahead, or nothing) to put after a pattern of names so that a name of ``people`` (two
+    characters or more) is not found where the dictionary reads it and the next character as one longer noun
+    (:meth:`_Lexicon.longer_nouns`): 老板 is not in 老板娘 (another person), 石头 not in 石头缝, 师兄 not in 师兄弟, a name
+    not in a longer name the dictionary knows (张三 in 张三丰) — unless that character leaves the same person
+    (:data:`SAME_ONE_TAILS`: 冯大哥, 掌柜的). A name followed by any other character (老板说, 老板的) is found.
+    ``scope``: the characters of the text read, the only ones a longer word there can end in (None: any). The one
+    guard of every pattern of people's names the checks read drafts with (:func:`lw_storyrepo.checks.name_pattern`,
+    continuity's forms of people)."""
+    names = frozenset(n for n in people if len(n) >= 2)
+    if not names:
+        return ""
+    after = {tail: followed for tail, followed in _longer_after(names).items() if scope is None or tail in scope}
+    if not after:
+        return ""
+    # the character after the name first (one comparison where no longer word goes on), then which name it follows
+    return "(?!" + "|".join(re.escape(tail) + "(?:" + "|".join(f"(?<={re.escape(n + tail)})" for n in after[tail]) + ")"
+                            for tail in sorted(after)) + ")"
+
+
+@functools.lru_cache(maxsize=16)
+def _longer_after(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The characters that make a longer noun of some of ``names`` (:meth:`_Lexicon.longer_nouns`), each with the names
+    it does so for, but the ones that leave the same person (:data:`SAME_ONE_TAILS`): :func:`not_inside_longer`'s, built
+    once for the same names (a draft's readers ask for the same people's forms again and again)."""
+    lex = lexicon()
+    after: dict[str, list[str]] = {}
+    for name in sorted(names):
+        for longer in lex.longer_nouns(name):
+            if longer[-1] not in SAME_ONE_TAILS:
+                after.setdefault(longer[-1], []).append(name)
+    return {tail: tuple(followed) for tail, followed in after.items()}
 
 
 def lexicon() -> _Lexicon:
