@@ -549,17 +549,20 @@ def _given_scores(freq: dict[str, int], tags: dict[str, str]) -> dict[str, float
 _LEXICON: _Lexicon | None = None
 
 
-SAME_ONE_TAILS = frozenset("的子儿头们哥姐叔伯爷")
-"""Characters after a person's name or title that leave the one meant (掌柜的, 老爷子, 老头儿, 老周头, 冯大哥) or their
-own crowd (师父们): a longer dictionary word ending in one of them is still that person (:func:`not_inside_longer`)."""
+LONGER_WORD_HEADS = frozenset("娘婆嫂妻夫婿弟妹傅" "缝里门府庙街路巷村庄桥楼山河湾洞窝")
+"""The characters that, ending a dictionary noun a person's name or title begins, make it another person (老板娘, 管家婆,
+大姐夫, 师兄弟, 小姐妹, 老师傅) or a place or thing named by the word (石头缝, 林子里, 建国门, 王爷府, 中山路):
+:func:`not_inside_longer` steps aside only for these. Any other character after a name is read as what follows the
+person — a verb or a particle (阿福道：, 老板说, 老板的), an address that leaves the same person (冯大哥, 掌柜的) —
+even where the dictionary knows the two as one word (阿福道 is a road there)."""
 
 
 def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None) -> str:
     """The guard (a negative lookahead, or nothing) to put after a pattern of names so that a name of ``people`` (two
     characters or more) is not found where the dictionary reads it and the next character as one longer noun
-    (:meth:`_Lexicon.longer_nouns`): 老板 is not in 老板娘 (another person), 石头 not in 石头缝, 师兄 not in 师兄弟, a name
-    not in a longer name the dictionary knows (张三 in 张三丰) — unless that character leaves the same person
-    (:data:`SAME_ONE_TAILS`: 冯大哥, 掌柜的). A name followed by any other character (老板说, 老板的) is found.
+    (:meth:`_Lexicon.longer_nouns`) ending in a head of another person or a place (:data:`LONGER_WORD_HEADS`): 老板 is
+    not in 老板娘, 石头 not in 石头缝, 师兄 not in 师兄弟. A name followed by any other character (老板说, 老板的, 冯大哥,
+    阿福道：) is found.
     ``scope``: the characters of the text read, the only ones a longer word there can end in (None: any). The one
     guard of every pattern of people's names the checks read drafts with (:func:`lw_storyrepo.checks.name_pattern`,
     continuity's forms of people)."""
@@ -576,14 +579,14 @@ def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None
 
 @functools.lru_cache(maxsize=16)
 def _longer_after(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The characters that make a longer noun of some of ``names`` (:meth:`_Lexicon.longer_nouns`), each with the names
-    it does so for, but the ones that leave the same person (:data:`SAME_ONE_TAILS`): :func:`not_inside_longer`'s, built
+    """The characters that make a longer noun of some of ``names`` (:meth:`_Lexicon.longer_nouns`) and another person or
+    a place of it (:data:`LONGER_WORD_HEADS`), each with the names it does so for: :func:`not_inside_longer`'s, built
     once for the same names (a draft's readers ask for the same people's forms again and again)."""
     lex = lexicon()
     after: dict[str, list[str]] = {}
     for name in sorted(names):
         for longer in lex.longer_nouns(name):
-            if longer[-1] not in SAME_ONE_TAILS:
+            if longer[-1] in LONGER_WORD_HEADS:
                 after.setdefault(longer[-1], []).append(name)
     return {tail: tuple(followed) for tail, followed in after.items()}
 

@@ -6,8 +6,9 @@ person's name not found inside a longer word.
   :func:`lw_storyrepo.checks._reported_question`) share the line's segmented runs: a run is cut once, and the cut is
   the one each reader made alone;
 - a person's name or title is not found inside a longer noun of the dictionary it begins
-  (:func:`lw_storyrepo.propernouns.not_inside_longer`: 老板 in 老板娘, 石头 in 石头缝, 师兄 in 师兄弟), unless the
-  character after it leaves the same person (冯大哥, 掌柜的): one guard on the names pattern the leak check's voices,
+  (:func:`lw_storyrepo.propernouns.not_inside_longer`: 老板 in 老板娘, 石头 in 石头缝, 师兄 in 师兄弟) ending in another
+  person's or a place's head (:data:`lw_storyrepo.propernouns.LONGER_WORD_HEADS`); a verb or an address after it
+  (阿福道：, 冯大哥) leaves the name: one guard on the names pattern the leak check's voices,
   continuity (:meth:`lw_storyrepo.checks.CheckContext.names_re`, its forms of people) and the contract's terms read
   drafts with. 老板说, 老板的 are the name;
 Settings are not the labelled sets': a night market's noodle stall, a river ferry, a mountain quarry.
@@ -59,11 +60,12 @@ def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
     ("石头扛着錾子上了坡。", ["石头"]),
     ("师兄弟几个都没吭声。", []),
     ("冯大哥把缆绳递过来。", ["冯大"]),  # an address after the name: the same man
+    ("阿福道：“走吧。”", ["阿福"]),  # a verb after the name, though the dictionary knows 阿福道 (a road)
 ])
 def test_a_persons_name_is_not_found_inside_a_longer_word(text: str, found: list[str]) -> None:
     aliases = {"周老板": "周老板", "老板": "周老板", "吕石头": "吕石头", "石头": "吕石头", "师兄": "韦青",
-               "韦青": "韦青", "冯大": "冯大", "码头": "码头"}
-    assert _names(text, aliases, {"周老板", "吕石头", "韦青", "冯大"}) == found
+               "韦青": "韦青", "冯大": "冯大", "阿福": "阿福", "码头": "码头"}
+    assert _names(text, aliases, {"周老板", "吕石头", "韦青", "冯大", "阿福"}) == found
 
 
 def test_a_place_keeps_its_longer_words() -> None:
