@@ -41,7 +41,7 @@ from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
-from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, lexicon, with_address_forms
+from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, lexicon, not_inside_longer, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
 from lw_storyrepo.wordsre import Spots, alternation, found_at, guarded, starts_of
@@ -250,9 +250,11 @@ class CheckContext:
 
     def names_re(self) -> re.Pattern[str] | None:
         """Every name of :attr:`aliases`, longest first; in a context :meth:`reading` a text, only
-        the names whose characters all stand in it (a pattern that matches nothing when none do)."""
+        the names whose characters all stand in it (a pattern that matches nothing when none do). A person's name is
+        not found inside a longer word (:func:`name_pattern`: 老板 in 老板娘)."""
         if self._names_re is None and self.aliases:
-            self._names_re = re.compile(alternation(n for n in self.aliases if self._scope is None or self._scope.issuperset(n)))
+            names = frozenset(n for n in self.aliases if self._scope is None or self._scope.issuperset(n))
+            self._names_re = re.compile(name_pattern(names, frozenset(n for n in names if self.is_person(n)), self._scope))
         return self._names_re
 
     def reading(self, text: str) -> CheckContext:
@@ -279,7 +281,7 @@ class CheckContext:
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
-            self._terms_re = _terms_pattern(tuple(terms))
+            self._terms_re = _terms_pattern(tuple(terms), frozenset(t for t in terms if self.is_person(t)))
         return self._terms_re
 
     def variants(self, term: str) -> set[str]:
@@ -841,15 +843,19 @@ _NAMED_SEEN = PerProse()
 searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
 
 
-def _named(form: str, body: str) -> bool:
+def _named(form: str, body: str, person: bool = False) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
     character but a pronoun, 的 or a word that only ever stands before a noun (:data:`KIN_LED_BY`: 是娘托人写的,
-    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
-    seen: dict[str, bool] = _NAMED_SEEN.of(body, dict)
-    hit = seen.get(form)
+    给爹捎去, 跟娘说), and before none that makes a longer word of it (姑娘, 娘家, 爹们). A ``person``'s form of two
+    characters or more standing whole in the prose only inside a longer word is not named there
+    (:func:`propernouns.not_inside_longer`: 老板 of 老板娘, the names pattern's own guard)."""
+    seen: dict[tuple[str, bool], bool] = _NAMED_SEEN.of(body, dict)
+    hit = seen.get((form, person))
     if hit is None:
-        hit = seen[form] = _named_in(form, body)
+        hit = seen[(form, person)] = _named_in(form, body)
+        if hit and person and len(form) >= 2 and form in body and (guard := not_inside_longer([form])):
+            hit = re.search(re.escape(form) + guard, body) is not None
     return hit
 
 
@@ -1049,6 +1055,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     held_things = functools.cache(lambda: _things_of(ctx) if ctx is not None else _Starting(()))  # once a draft
     for raw in as_list(state.get("合同")):
         text = str(raw)
+        # the line's runs as the dictionary cuts them (:meth:`propernouns._Lexicon.boundaries`' ``cuts``): its readers
+        # (the act given up, a place in reported words, the words an event says) segment a run of it once
+        cuts: dict[str, tuple[int, ...]] = {}
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
         first = len(out)  # this line's findings are out[first:]
         checked = False
@@ -1080,7 +1089,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）{where}：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-        if ctx is not None and not ids and not put_off and (use := _use_called_off(ctx, text, body)) is not None:
+        if ctx is not None and not ids and not put_off and (use := _use_called_off(ctx, text, body, cuts)) is not None:
             # a thing taken out for the line's act, and the act given up (算了，不掐了; 改天再来写): the event never
             # happens, said once — and the thing, had or not (摸了个空), is not asked again
             thing, off = use
@@ -1126,7 +1135,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     continue
             key = (term, bool(quoted.get(term)))
             if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
-                in_prose[key] = any(_named(v, body) for v in variants) or described(term, body, THING_HEADS) \
+                person = ctx is not None and ctx.people is not None and ctx.is_person(term)
+                in_prose[key] = any(_named(v, body, person) for v in variants) or described(term, body, THING_HEADS) \
                     or _looks_like(term, body) or _by_its_kind(term, body) \
                     or (ctx is not None and (_by_kind(ctx, term, body)
                                              or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
@@ -1152,7 +1162,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）{step}：请确认草稿写到了", line_no))
-            elif ctx is not None and spot is None and not quoted.get(term) and _only_meant(ctx, term, text, body):
+            elif ctx is not None and spot is None and not quoted.get(term) and _only_meant(ctx, term, text, body, cuts):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要到「{term}」，正文只说了要去、去不成或怎么走，"
                                                  f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
@@ -1182,7 +1192,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         elif ctx is not None and not ids and len(out) == first and not put_off and _is_event(ctx, text):
             words = _event_words(ctx, text)
             if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words) \
-                    and _event_word_count(ctx, text) >= EVENT_DICT_WORDS_MIN:
+                    and _event_word_count(ctx, text, cuts) >= EVENT_DICT_WORDS_MIN:
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，"
                                                  f"事情本身（{clipped('、'.join(sorted(words)))}）一个字眼也没有写到，"
                                                  "请确认这件事发生了", line_no))
@@ -1531,12 +1541,12 @@ def _event_runs(ctx: CheckContext, text: str) -> list[str]:
     return [run for run in _FILLER.split(rest) if len(run) >= 2]
 
 
-def _event_word_count(ctx: CheckContext, text: str) -> int:
+def _event_word_count(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None) -> int:
     """How many words an event line says besides its names (:func:`_event_words`' pairs, counted as the dictionary
     cuts them: only a pair inside one word, :func:`word_pairs`). 在河边教徒弟撒网 slices into 在河, 河边, 边教, 徒弟,
     弟撒, 撒网 but says 河边, 徒弟, 撒网: a line of a verb and its object and a place says two or three words, whatever
-    its slices (K6, stop 57: :data:`EVENT_DICT_WORDS_MIN`)."""
-    return len({pair for run in _event_runs(ctx, text) for pair in word_pairs(run)
+    its slices (K6, stop 57: :data:`EVENT_DICT_WORDS_MIN`). ``cuts``: the line's segmented runs (:func:`word_pairs`)."""
+    return len({pair for run in _event_runs(ctx, text) for pair in word_pairs(run, cuts)
                 if pair not in ctx.book_pairs() and not NOT_TELLING.intersection(pair)})
 
 
@@ -1550,11 +1560,12 @@ line says two such words or none; every line whose event never happens says thre
 snow for an hour; an engine stalled and mended in the dark)."""
 
 
-def word_pairs(run: str) -> set[str]:
+def word_pairs(run: str, cuts: dict[str, tuple[int, ...]] | None = None) -> set[str]:
     """The pairs of neighbouring characters of ``run`` that stand inside one word of the dictionary's cut
-    (:meth:`propernouns._Lexicon.boundaries`): 打埂放水 → 打埂, 放水 (not 埂放); 当众罚 → 当众 (not 众罚)."""
-    cuts = lexicon().boundaries(run)
-    return {run[k:k + 2] for k in range(len(run) - 1) if k + 1 not in cuts
+    (:meth:`propernouns._Lexicon.boundaries`): 打埂放水 → 打埂, 放水 (not 埂放); 当众罚 → 当众 (not 众罚). ``cuts``:
+    the runs already segmented (``boundaries``' own), shared by the readers of one line so each run is cut once."""
+    bounds = lexicon().boundaries(run, cuts=cuts)
+    return {run[k:k + 2] for k in range(len(run) - 1) if k + 1 not in bounds
             and "\u4e00" <= run[k] <= "\u9fff" and "\u4e00" <= run[k + 1] <= "\u9fff"}
 
 
@@ -1676,7 +1687,8 @@ ACT_DONE = r"(?<![不没别甭莫未])(?:{act})(?:完|了|过|好)"
 """An act told done (听完, 写了一页, 掐了个时辰; not 不听了's 听了): a giving up after it in its paragraph is none."""
 
 
-def _use_called_off(ctx: CheckContext, text: str, body: str) -> tuple[str, re.Match[str]] | None:
+def _use_called_off(ctx: CheckContext, text: str, body: str,
+                    cuts: dict[str, tuple[int, ...]] | None = None) -> tuple[str, re.Match[str]] | None:
     """A line of a person using a thing for an act (:data:`USE_HEAD`: 某某用<thing>给某某<act>…) whose act the prose
     gives up (:data:`ACT_CALLED_OFF`) at its last telling: ``(the thing, the giving up)``, else None. The act is the
     dictionary's first word after the thing and whom it is for (:data:`USE_LINKS`; 收听天气预报 → 收听, 掐扛一趟 → 掐);
@@ -1690,20 +1702,21 @@ def _use_called_off(ctx: CheckContext, text: str, body: str) -> tuple[str, re.Ma
         runs = [run for run in _FILLER.split(rest) if run and not USE_LINKS.issuperset(run)]
         if not runs or not any(ctx.is_person(t) for t in ctx.contract_terms_in(text[:m.start()])):
             return None
-        off = act_given_up(runs[0].lstrip("".join(USE_LINKS)), body)
+        off = act_given_up(runs[0].lstrip("".join(USE_LINKS)), body, cuts)
         return (m.group(), off) if off is not None else None
     return None
 
 
-def act_given_up(said: str, body: str) -> re.Match[str] | None:
+def act_given_up(said: str, body: str, cuts: dict[str, tuple[int, ...]] | None = None) -> re.Match[str] | None:
     """Where the prose gives up the act ``said`` begins with (its first word in the dictionary's cut: 收听天气预报 →
     收听, 掐扛一趟 → 掐) at its last telling (:data:`ACT_CALLED_OFF`), else None. A telling is the act's word, or one
     of its characters, standing as a whole word of the prose's cut (听 of 不听了, not 收 of 收拾: FK6, stop 57); a
     giving up after the act told done earlier in its paragraph (听完了，…不听了; 写了一页…改天再写一封) is stopping
-    after it or a next time, not giving it up (:data:`ACT_DONE`)."""
+    after it or a next time, not giving it up (:data:`ACT_DONE`). ``cuts``: the contract line's runs already
+    segmented (:func:`word_pairs`)."""
     lex = lexicon()
-    cuts = sorted(lex.boundaries(said) - {0})
-    act = said[:cuts[0]] if cuts else said
+    ends = sorted(lex.boundaries(said, cuts=cuts) - {0})
+    act = said[:ends[0]] if ends else said
     acts = f"{re.escape(act)}|[{re.escape(act)}]"
     bounds = lex.boundaries(body, cuts=lex.cuts_of(body))
     told = [m.start() for m in re.finditer(acts, body) if m.start() in bounds and m.end() in bounds]
@@ -1965,18 +1978,19 @@ ASKED_AFTER = re.compile(r"[^，,。；;！？!?]{0,4}?(?:几|多少|多久|多�
 """A question asked of the place right after it, in its clause (到省城要几个钟头, 到县城多远, 去省城怎么走)."""
 
 
-def _reported_question(line: str, at: int, term: str) -> bool:
+def _reported_question(line: str, at: int, term: str, cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
     """The place ``term`` at ``at`` of a contract line is in a question the line reports (某某说他问过…搭车到省城要几个钟头):
     a saying or knowing word standing as a whole word of the line's cut before it (not 说 of 听说/说服, 叫 of 叫上),
     and a question of the place right after it (:data:`ASKED_AFTER`) — not any 说/知道 before it (阿旺知道消息后去省城
-    asks the arrival: FK6, stop 57)."""
+    asks the arrival: FK6, stop 57). ``cuts``: the line's runs already segmented (:func:`word_pairs`)."""
     if not ASKED_AFTER.match(line, at + len(term)):
         return False
-    bounds = lexicon().boundaries(line[:at])
+    bounds = lexicon().boundaries(line[:at], cuts=cuts)
     return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", line[:at]))
 
 
-def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+def _only_meant(ctx: CheckContext, term: str, line: str, body: str,
+                cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
     """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
     clause that does not reach it (:func:`_meant_at`): the scene never gets there. (A place met by its spot alone is
     :func:`_by_its_spot`'s, which reads each of the spot's mentions the same way.)"""
@@ -1985,7 +1999,7 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     at = line.find(term)
     if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
         return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
-    if _reported_question(line, at, term):
+    if _reported_question(line, at, term, cuts):
         return False  # 某某说他问过搭车到省城要几个钟头: the place is in the words the line reports, no arrival it asks (K6, stop 57)
     def told_of(k: int, n: int) -> bool:  # the place the sentence tells of: it says nothing of reaching it either way
         return (k == 0 or body[k - 1] in "。！？!?\n") and TOLD_OF.match(body, k + n) is not None
@@ -2881,12 +2895,22 @@ class _Clauses(NamedTuple):
 
 
 @functools.lru_cache(maxsize=8)
-def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
+def _terms_pattern(terms: tuple[str, ...], people: frozenset[str] = frozenset()) -> re.Pattern[str]:
     """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
     the same terms: each draft's context asks again for the book's thousands of names. A tree of the terms
     (:func:`~lw_storyrepo.wordsre.alternation`, the same longest match at each place), not one branch per term: a flat
-    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16)."""
-    return re.compile(alternation(terms))
+    alternation of a card's 4,000 things tried them all at every character of each of hundreds of contract lines (A16).
+    The terms of ``people`` are not found inside a longer word (:func:`name_pattern`)."""
+    return re.compile(name_pattern(frozenset(terms), people))
+
+
+def name_pattern(names: frozenset[str], people: frozenset[str], scope: frozenset[str] | None = None) -> str:
+    """:func:`~lw_storyrepo.wordsre.alternation` of ``names``, where a name of ``people`` is not found inside a longer
+    noun of the dictionary it begins (:func:`propernouns.not_inside_longer`: 老板 not in 老板娘, 石头 not in 石头缝; 老板说,
+    老板的, 冯大哥 found). One guard on the pattern every reader of names builds on (the voices of the leak check,
+    continuity, the contract's terms); ``scope``: the characters of the text read (:meth:`CheckContext.reading`).
+    Places and things keep their longer words (浙江省 is 浙江)."""
+    return f"(?:{alternation(names)}){not_inside_longer(people, scope)}"
 
 
 @functools.lru_cache(maxsize=8)

@@ -77,6 +77,7 @@ from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
+from lw_storyrepo.propernouns import not_inside_longer
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring
@@ -3323,7 +3324,8 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted:
     words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
     clause's subject (妈系着围裙…; not 大妈, 姐夫, 娘舅: :data:`KIN_COMPOUND_BEFORE`, :data:`KIN_COMPOUND_AFTER`,
     :data:`KIN_COMPOUNDS`) —
-    anywhere, when ``loose``: 他想起姐上回来信; after a sighting word too, when ``sighted`` (:data:`_AFTER_SIGHT`)."""
+    anywhere, when ``loose``: 他想起姐上回来信; after a sighting word too, when ``sighted`` (:data:`_AFTER_SIGHT`).
+    A name is not found inside a longer word (:func:`lw_storyrepo.propernouns.not_inside_longer`: 老板 in 老板娘)."""
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
     # a form that ends another's longer name is theirs there (先生 of 二先生): the rest of that name must not lead it
@@ -3340,7 +3342,9 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted:
     edge = "" if loose else rf"(?<![\u4e00-\u9fff](?<!是){_AFTER_SIGHT if sighted else ''})"
     alone = [rf"{edge}(?<![{c}{KIN_COMPOUND_BEFORE}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
              for c in single]
-    return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
+    # a person's name is not found inside a longer word (老板 in 老板娘: propernouns.not_inside_longer)
+    named = "(?:" + "|".join(lead[f] + re.escape(f) for f in forms) + ")" + not_inside_longer(forms) if forms else ""
+    return "|".join([*([named] if named else []), *alone])
 
 
 _DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "今朝": 0, "明天": 1, "明儿": 1, "明日": 1, "明朝": 1, "后天": 2, "后日": 2,

@@ -47,6 +47,7 @@ are evaluation sets, of which only the figures are ever printed).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -328,6 +329,7 @@ class _Lexicon:
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = tables.tags
         self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._words: list[str] | None = None  # the dictionary's words, sorted: :meth:`longer_nouns`
 
     def inputs(self) -> list[Path]:
         """Every file the tables are derived from: jieba's dictionary, ngender's name table,
@@ -400,6 +402,26 @@ class _Lexicon:
         glued = [end - 1 for token, end in zip(tokens, ends)
                  if token[0] in GLUED_PREPOSITIONS and len(token) == 2 and not self.freq.get(token)]
         return tuple(sorted(ends + glued)) if glued else tuple(ends)
+
+    def longer_nouns(self, word: str) -> list[str]:
+        """The dictionary's nouns (a tag starting ``n``) that are ``word`` and one character more, in their order
+        (老板 → 老板娘; 师兄 → 师兄弟; 石头 → 石头缝): the words a name or title stands inside. A word no dictionary
+        word starts with (jieba keeps every word's beginnings) has none, without a search."""
+        if word not in self.freq:
+            return []
+        words = self._words
+        if words is None:
+            words = self._words = sorted(w for w, f in self.freq.items() if f)
+        out = []
+        k = bisect_right(words, word)
+        while k < len(words) and words[k].startswith(word):
+            nxt = words[k][len(word)]
+            longer = word + nxt
+            if self.freq.get(longer) and self.tags.get(longer, "").startswith("n"):
+                out.append(longer)
+            # on to the next character after ``word``: one step for each, not one for each word beginning with it
+            k = bisect_left(words, word + chr(ord(nxt) + 1), k)
+        return out
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
@@ -525,6 +547,48 @@ def _given_scores(freq: dict[str, int], tags: dict[str, str]) -> dict[str, float
 
 
 _LEXICON: _Lexicon | None = None
+
+
+LONGER_WORD_HEADS = frozenset("娘婆嫂妻夫婿弟妹傅" "缝里门府庙街路巷村庄桥楼山河湾洞窝")
+"""The characters that, ending a dictionary noun a person's name or title begins, make it another person (老板娘, 管家婆,
+大姐夫, 师兄弟, 小姐妹, 老师傅) or a place or thing named by the word (石头缝, 林子里, 建国门, 王爷府, 中山路):
+:func:`not_inside_longer` steps aside only for these. Any other character after a name is read as what follows the
+person — a verb or a particle (阿福道：, 老板说, 老板的), an address that leaves the same person (冯大哥, 掌柜的) —
+even where the dictionary knows the two as one word (阿福道 is a road there)."""
+
+
+def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None) -> str:
+    """The guard (a negative lookahead, or nothing) to put after a pattern of names so that a name of ``people`` (two
+    characters or more) is not found where the dictionary reads it and the next character as one longer noun
+    (:meth:`_Lexicon.longer_nouns`) ending in a head of another person or a place (:data:`LONGER_WORD_HEADS`): 老板 is
+    not in 老板娘, 石头 not in 石头缝, 师兄 not in 师兄弟. A name followed by any other character (老板说, 老板的, 冯大哥,
+    阿福道：) is found.
+    ``scope``: the characters of the text read, the only ones a longer word there can end in (None: any). The one
+    guard of every pattern of people's names the checks read drafts with (:func:`lw_storyrepo.checks.name_pattern`,
+    continuity's forms of people)."""
+    names = frozenset(n for n in people if len(n) >= 2)
+    if not names:
+        return ""
+    after = {tail: followed for tail, followed in _longer_after(names).items() if scope is None or tail in scope}
+    if not after:
+        return ""
+    # the character after the name first (one comparison where no longer word goes on), then which name it follows
+    return "(?!" + "|".join(re.escape(tail) + "(?:" + "|".join(f"(?<={re.escape(n + tail)})" for n in after[tail]) + ")"
+                            for tail in sorted(after)) + ")"
+
+
+@functools.lru_cache(maxsize=16)
+def _longer_after(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The characters that make a longer noun of some of ``names`` (:meth:`_Lexicon.longer_nouns`) and another person or
+    a place of it (:data:`LONGER_WORD_HEADS`), each with the names it does so for: :func:`not_inside_longer`'s, built
+    once for the same names (a draft's readers ask for the same people's forms again and again)."""
+    lex = lexicon()
+    after: dict[str, list[str]] = {}
+    for name in sorted(names):
+        for longer in lex.longer_nouns(name):
+            if longer[-1] in LONGER_WORD_HEADS:
+                after.setdefault(longer[-1], []).append(name)
+    return {tail: tuple(followed) for tail, followed in after.items()}
 
 
 def lexicon() -> _Lexicon:

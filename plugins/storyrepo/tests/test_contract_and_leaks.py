@@ -552,7 +552,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("合同-3.md", "写字楼"), ("合同-5.md", "周德福把登记簿九月六日那一页翻给罗秀英看"),
       ("泄密-3.md", "黄丽珍")],  # 泄密-1 (强哥四下看了看…他压低声音：…保险掣): L1's round, the lead's mend (stop 57: a pronoun
      # of the other gender is the line's first person of it)
-     4),  # 5 -> 4: K6's round (stop 57: 位置-3's event line of two dictionary words told in other words);
+     2),  # 4 -> 2: K7's round (stop 58: 泄密-1's 老板娘 is no 老板 — a name not found inside a longer word, so 郑家豪
+    # is not in the scene twice); 5 -> 4: K6's round (stop 57: 位置-3's event line of two dictionary words told in other words);
     # 6 -> 5: the thirty-fourth round (H4, stop 53: 屋里就剩她一个人。她又把日记本抽出来 — the point of view's own);
     # 7 -> 6: the twenty-eighth round (S2, stop 51: 罗秀英's 日记本 out in the scene)  # the twenty-sixth round (C25, stop 50, from the pool): 时间-1 caught (十月十四日（星期四）: the weekday in brackets),
     # 位置-3 caught (老细今朝十点已经到咗); L2's pool round (stop 50): 泄密-4 (阿妈的第二封信 read out) and 8 -> 7
