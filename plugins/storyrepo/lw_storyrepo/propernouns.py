@@ -2366,6 +2366,22 @@ MISREAD_STEM_FREQ = 50
 word (宿舍 917, 显微 88, 石板 482; a name's coined first part is rare: 夜明 2 of 夜明珠)."""
 
 
+DISH_SUFFIXES = frozenset("汤")
+"""A dish's word after what it is cooked from (狗肉+汤, 羊肉+汤, 片儿+汤): an everyday word before it makes the dish,
+not a named one (孟婆汤, 阿婆酸汤 open on a coined or a person's word)."""
+ACT_TAGS = ("v", "d")
+"""Dictionary tags of a verb or an adverb: an act before a remedy's word names a coined one (还魂+汤, 回春+丹)."""
+
+
+def _everyday_dish(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is an everyday word of the dictionary (:meth:`_Lexicon.common`, no verb nor adverb:
+    :data:`ACT_TAGS`) and one of :data:`DISH_SUFFIXES` — the dish cooked from it (狗肉汤, 羊肉汤, 片儿汤), not a name
+    (N32). A proper or a coined first part (孟婆, 阿婆酸) or an act (还魂) opens a name."""
+    stem = name[:-1]
+    return len(stem) >= 2 and name[-1] in DISH_SUFFIXES and lex.common(stem) \
+        and not lex.tags.get(stem, "").startswith(ACT_TAGS)
+
+
 def _misread_thing(lex: _Lexicon, name: str) -> bool:
     """Whether ``name`` (three characters or more) is a word of the dictionary the tagger calls a person's name (nr) whose
     first part, all but its last character, is an everyday word of it — no proper noun, held :data:`MISREAD_STEM_FREQ`
@@ -2902,6 +2918,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
+        kept = kept and not (c.kind == "物品" and not c.named and _everyday_dish(lex, name))  # 狗肉汤 (N32)
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
