@@ -1271,6 +1271,32 @@ def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterat
             break
 
 
+SETTLEMENT_KIND_AT = re.compile("[" + "".join(sorted(SETTLEMENTS)) + "]")
+
+
+def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a three-character place and a settlement's kind word (:data:`SETTLEMENTS`) that ``body``
+    also says without the kind word (螺蛳浜村 … 回螺蛳浜, 桃花岙村 … 在桃花岙): the place is named both ways, so the
+    kind word is said of a name, whatever local word for a creek, a bay or a house ends it (浜, 岙, 厝, 荡, 箐: no
+    table of :data:`SETTLEMENT_FEATURES` holds them all) (N32). The three characters are one run from a token boundary,
+    no dictionary word, no function word, pointer or measure, no numeral first (三号墓+村里人: a numbered thing, then
+    村里), opened by a dictionary word of two characters that is no
+    verb, direction or function word (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common
+    word (山村)."""
+    for m in SETTLEMENT_KIND_AT.finditer(line, 3):
+        end = m.start()
+        at = end - 3
+        place = line[at:end]
+        if at not in bounds or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or not CJK.fullmatch(place) \
+                or not SETTLEMENT_CHARS_BAD.isdisjoint(place) or place[0] in STEM_LEAD_BAD or place[0] in NUMERALS \
+                or set(place) & MEASURES \
+                or lex.freq.get(place) or lex.freq.get(line[at:end + 1]) or lex.common(line[end - 1:end + 1]) \
+                or not lex.freq.get(place[:2]) or lex.tags.get(place[:2], "n") in SETTLEMENT_WORD_BAD \
+                or body.count(place) <= body.count(line[at:end + 1]):
+            continue
+        yield line[at:end + 1], at
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2693,6 +2719,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, kind, col in _kind_word_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
         for name, col in _settlement_candidates(lex, line, bounds):
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape = "地点", 2
+            settled.add(name)
+        for name, col in _village_candidates(lex, line, bounds, body):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
             settled.add(name)
