@@ -1297,6 +1297,42 @@ def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -
         yield line[at:end + 1], at
 
 
+STATION_TRADE = re.compile(r"(?=([\u4e00-\u9fff]{2})站)")
+"""Two characters before 站: the trade a station serves when they are a noun of the dictionary (气象站, 航标站)."""
+STATION_TRADE_TAGS = frozenset(("n", "vn"))
+STOOD_TAILS = frozenset("在着起了住")
+"""After 站 these make it the verb (一根铁钎子+站+在, 竹杠+站+着): one stands there, no station."""
+STATION_PLACE_SIZES = (3, 2)
+"""How long a place before a trade's station is read, longest first (牛角矶+水文站, 三沙+航标站)."""
+
+
+def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a place, a trade (a noun of the dictionary: :data:`STATION_TRADE_TAGS`) and 站 — a station
+    of that trade at that place (三沙+航标站, 牛角矶+水文站, 雪岭+气象站, 椰岭+广播站) — where ``body`` says the place
+    without the station too: a place the story names, then its station (N32). The place starts at a token boundary
+    or after a word that stands before names (:data:`UNIT_LEAD_BAD`: 分配到+三沙),
+    is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站) or a rare proper
+    one, with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
+    for m in STATION_TRADE.finditer(line):
+        trade_at = m.start()
+        trade = m.group(1)
+        if lex.tags.get(trade, "") not in STATION_TRADE_TAGS or not CJK.fullmatch(trade) \
+                or line[trade_at + 3:trade_at + 4] in STOOD_TAILS:
+            continue
+        for size in STATION_PLACE_SIZES:
+            at = trade_at - size
+            place = line[at:trade_at]
+            if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD) or not CJK.fullmatch(place) \
+                    or set(place) & (LONG_STEM_BAD | MEASURES) \
+                    or place[0] in STEM_LEAD_BAD or place[0] in DEMONSTRATIVES \
+                    or not (lex.coined(place) or lex.proper(place)):
+                continue
+            name = line[at:trade_at + 3]
+            if body.count(place) > body.count(name):
+                yield name, at
+                break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2704,6 +2740,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     settled: set[str] = set()  # the settlements named by a feature and a kind (苇子坑村)
+    stations: set[str] = set()  # a trade's station at a place the draft names (三沙航标站)
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -2722,6 +2759,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
             settled.add(name)
+        for name, col in _station_candidates(lex, line, bounds, body):  # 三沙航标站 … 三沙 (N32)
+            stations.add(name)
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "地点", 2, True
         for name, col in _village_candidates(lex, line, bounds, body):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
@@ -2903,6 +2944,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         c.name = village
         c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
         candidates.setdefault(c.name, c)
+    for name in [n for n in candidates if n in stations]:  # 长白山+雪岭气象站: the real place is the address (N32)
+        for longer in [w for w in candidates if w != name and w.endswith(name)
+                       and lex.tags.get(w[:-len(name)], "").startswith(COUNTY_TAGS)]:
+            del candidates[longer]
     counts = Counter({name: text.count(name) for name in candidates})
     likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     heads: dict[int, Counter[str]] = {}  # per length, what the text says after a simile: one pass per length, not per name
