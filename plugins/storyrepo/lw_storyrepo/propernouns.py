@@ -1271,18 +1271,31 @@ def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterat
             break
 
 
+class _SaidCount:
+    """How many times a draft says a word, each word counted once however often it is asked (a reader asks for the
+    same place at every kind word after it: linear in the text, not in the text times the places)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._counts: dict[str, int] = {}
+
+    def __call__(self, word: str) -> int:
+        if word not in self._counts:
+            self._counts[word] = self._text.count(word)
+        return self._counts[word]
+
+
 SETTLEMENT_KIND_AT = re.compile("[" + "".join(sorted(SETTLEMENTS)) + "]")
 
 
-def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
-    """``(name, column)`` of a three-character place and a settlement's kind word (:data:`SETTLEMENTS`) that ``body``
-    also says without the kind word (螺蛳浜村 … 回螺蛳浜, 桃花岙村 … 在桃花岙): the place is named both ways, so the
+def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a three-character place and a settlement's kind word (:data:`SETTLEMENTS`) that the draft
+    (``said``) also says without the kind word (螺蛳浜村 … 回螺蛳浜, 桃花岙村 … 在桃花岙): the place is named both ways, so the
     kind word is said of a name, whatever local word for a creek, a bay or a house ends it (浜, 岙, 厝, 荡, 箐: no
     table of :data:`SETTLEMENT_FEATURES` holds them all) (N32). The three characters are one run from a token boundary,
     no dictionary word, no function word, pointer or measure, no numeral first (三号墓+村里人: a numbered thing, then
-    村里), opened by a dictionary word of two characters that is no
-    verb, direction or function word (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common
-    word (山村)."""
+    村里), opened by a dictionary word of two characters that is no verb, direction or function word
+    (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common word (山村)."""
     for m in SETTLEMENT_KIND_AT.finditer(line, 3):
         end = m.start()
         at = end - 3
@@ -1292,7 +1305,7 @@ def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -
                 or set(place) & MEASURES \
                 or lex.freq.get(place) or lex.freq.get(line[at:end + 1]) or lex.common(line[end - 1:end + 1]) \
                 or not lex.freq.get(place[:2]) or lex.tags.get(place[:2], "n") in SETTLEMENT_WORD_BAD \
-                or body.count(place) <= body.count(line[at:end + 1]):
+                or said(place) <= said(line[at:end + 1]):
             continue
         yield line[at:end + 1], at
 
@@ -1306,10 +1319,10 @@ STATION_PLACE_SIZES = (3, 2)
 """How long a place before a trade's station is read, longest first (牛角矶+水文站, 三沙+航标站)."""
 
 
-def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
+def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a place, a trade (a noun of the dictionary: :data:`STATION_TRADE_TAGS`) and 站 — a station
-    of that trade at that place (三沙+航标站, 牛角矶+水文站, 雪岭+气象站, 椰岭+广播站) — where ``body`` says the place
-    without the station too: a place the story names, then its station (N32). The place starts at a token boundary
+    of that trade at that place (三沙+航标站, 牛角矶+水文站, 雪岭+气象站, 椰岭+广播站) — where the draft (``said``) says
+    the place without the station too: a place the story names, then its station (N32). The place starts at a token boundary
     or after a word that stands before names (:data:`UNIT_LEAD_BAD`: 分配到+三沙),
     is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站) or a rare proper
     one, with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
@@ -1328,7 +1341,7 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -
                     or not (lex.coined(place) or lex.proper(place)):
                 continue
             name = line[at:trade_at + 3]
-            if body.count(place) > body.count(name):
+            if said(place) > said(name):
                 yield name, at
                 break
 
@@ -2741,6 +2754,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     settled: set[str] = set()  # the settlements named by a feature and a kind (苇子坑村)
     stations: set[str] = set()  # a trade's station at a place the draft names (三沙航标站)
+    said = _SaidCount(body)  # how often the draft says a place, asked by the village and station readers
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -2759,11 +2773,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
             settled.add(name)
-        for name, col in _station_candidates(lex, line, bounds, body):  # 三沙航标站 … 三沙 (N32)
+        for name, col in _station_candidates(lex, line, bounds, said):  # 三沙航标站 … 三沙 (N32)
             stations.add(name)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape, c.context = "地点", 2, True
-        for name, col in _village_candidates(lex, line, bounds, body):  # 螺蛳浜村 … 螺蛳浜 (N32)
+        for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
             settled.add(name)
