@@ -1324,8 +1324,8 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
     of that trade at that place (三沙+航标站, 牛角矶+水文站, 雪岭+气象站, 椰岭+广播站) — where the draft (``said``) says
     the place without the station too: a place the story names, then its station (N32). The place starts at a token boundary
     or after a word that stands before names (:data:`UNIT_LEAD_BAD`: 分配到+三沙),
-    is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站) or a rare proper
-    one, with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
+    is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站; a real place's
+    station, 潮州+汽车站, is that place's), with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
     for m in STATION_TRADE.finditer(line):
         trade_at = m.start()
         trade = m.group(1)
@@ -1338,7 +1338,7 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
             if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD) or not CJK.fullmatch(place) \
                     or set(place) & (LONG_STEM_BAD | MEASURES) \
                     or place[0] in STEM_LEAD_BAD or place[0] in DEMONSTRATIVES \
-                    or not (lex.coined(place) or lex.proper(place)):
+                    or not lex.coined(place):
                 continue
             name = line[at:trade_at + 3]
             if said(place) > said(name):

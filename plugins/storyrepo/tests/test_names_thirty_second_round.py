@@ -59,8 +59,11 @@ def test_a_station_of_a_place_the_draft_names() -> None:
 
 
 def test_a_station_of_a_place_said_only_there_is_not_read() -> None:
-    """Near miss: a place said only before its station gives no evidence of this kind (a kind of station: 公交站)."""
+    """Near misses: a place said only before its station gives no evidence of this kind (a kind of station: 公交站), and
+    a real city of the dictionary before one is no coined place (潮州+汽车站)."""
     found = _found("他在东郊公交站等车。\n车来了，他上了车。")
+    assert not any(name.endswith("站") for name in found)
+    found = _found("他在潮州汽车站下了车。\n潮州的天热得像蒸笼。")  # a real city's station is that city's
     assert not any(name.endswith("站") for name in found)
 
 
