@@ -52,7 +52,7 @@ def test_a_station_of_a_place_the_draft_names() -> None:
     """A 1970s reservoir, a 1960s fishing coast and a mountain summit: a place, a trade's noun and 站, the place said on
     its own too, is a station; a real mountain said before it is no part of its name."""
     assert "鹤嘴水文站" in _found("她调到鹤嘴水文站。\n鹤嘴那边水急。")
-    assert "七星航标站" in _found("他分配到七星航标站。\n七星的渔民都认得他。\n七星海面上雾大。")
+    assert "三礁航标站" in _found("他分配到三礁航标站。\n三礁的渔民都认得他。\n三礁海面上雾大。")
     found = _found("他被派到太行山冷岭气象站。\n冷岭站的？等着吧。\n冷岭上的风一年四季不停。")
     assert "冷岭气象站" in found
     assert not any(name != "冷岭气象站" and name.endswith("冷岭气象站") for name in found)
