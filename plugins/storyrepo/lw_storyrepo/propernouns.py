@@ -1335,6 +1335,81 @@ def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterat
             break
 
 
+class _SaidCount:
+    """How many times a draft says a word, each word counted once however often it is asked (a reader asks for the
+    same place at every kind word after it: linear in the text, not in the text times the places)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._counts: dict[str, int] = {}
+
+    def __call__(self, word: str) -> int:
+        if word not in self._counts:
+            self._counts[word] = self._text.count(word)
+        return self._counts[word]
+
+
+SETTLEMENT_KIND_AT = re.compile("[" + "".join(sorted(SETTLEMENTS)) + "]")
+
+
+def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a three-character place and a settlement's kind word (:data:`SETTLEMENTS`) that the draft
+    (``said``) also says without the kind word (螺蛳浜村 … 回螺蛳浜, 桃花岙村 … 在桃花岙): the place is named both ways, so the
+    kind word is said of a name, whatever local word for a creek, a bay or a house ends it (浜, 岙, 厝, 荡, 箐: no
+    table of :data:`SETTLEMENT_FEATURES` holds them all) (N32). The three characters are one run from a token boundary,
+    no dictionary word, no function word, pointer or measure, no numeral first (三号墓+村里人: a numbered thing, then
+    村里), opened by a dictionary word of two characters that is no verb, direction or function word
+    (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common word (山村)."""
+    for m in SETTLEMENT_KIND_AT.finditer(line, 3):
+        end = m.start()
+        at = end - 3
+        place = line[at:end]
+        if at not in bounds or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or not CJK.fullmatch(place) \
+                or not SETTLEMENT_CHARS_BAD.isdisjoint(place) or place[0] in STEM_LEAD_BAD or place[0] in NUMERALS \
+                or set(place) & MEASURES \
+                or lex.freq.get(place) or lex.freq.get(line[at:end + 1]) or lex.common(line[end - 1:end + 1]) \
+                or not lex.freq.get(place[:2]) or lex.tags.get(place[:2], "n") in SETTLEMENT_WORD_BAD \
+                or said(place) <= said(line[at:end + 1]):
+            continue
+        yield line[at:end + 1], at
+
+
+STATION_TRADE = re.compile(r"(?=([\u4e00-\u9fff]{2})站)")
+"""Two characters before 站: the trade a station serves when they are a noun of the dictionary (气象站, 航标站)."""
+STATION_TRADE_TAGS = frozenset(("n", "vn"))
+STOOD_TAILS = frozenset("在着起了住")
+"""After 站 these make it the verb (一根铁钎子+站+在, 竹杠+站+着): one stands there, no station."""
+STATION_PLACE_SIZES = (3, 2)
+"""How long a place before a trade's station is read, longest first (牛角矶+水文站, 三沙+航标站)."""
+
+
+def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a place, a trade (a noun of the dictionary: :data:`STATION_TRADE_TAGS`) and 站 — a station
+    of that trade at that place (三沙+航标站, 牛角矶+水文站, 雪岭+气象站, 椰岭+广播站) — where the draft (``said``) says
+    the place without the station too: a place the story names, then its station (N32). The place starts at a token boundary
+    or after a word that stands before names (:data:`UNIT_LEAD_BAD`: 分配到+三沙),
+    is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站; a real place's
+    station, 潮州+汽车站, is that place's), with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
+    for m in STATION_TRADE.finditer(line):
+        trade_at = m.start()
+        trade = m.group(1)
+        if lex.tags.get(trade, "") not in STATION_TRADE_TAGS or not CJK.fullmatch(trade) \
+                or line[trade_at + 3:trade_at + 4] in STOOD_TAILS:
+            continue
+        for size in STATION_PLACE_SIZES:
+            at = trade_at - size
+            place = line[at:trade_at]
+            if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD) or not CJK.fullmatch(place) \
+                    or set(place) & (LONG_STEM_BAD | MEASURES) \
+                    or place[0] in STEM_LEAD_BAD or place[0] in DEMONSTRATIVES \
+                    or not lex.coined(place):
+                continue
+            name = line[at:trade_at + 3]
+            if said(place) > said(name):
+                yield name, at
+                break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2430,6 +2505,22 @@ MISREAD_STEM_FREQ = 50
 word (宿舍 917, 显微 88, 石板 482; a name's coined first part is rare: 夜明 2 of 夜明珠)."""
 
 
+DISH_SUFFIXES = frozenset("汤")
+"""A dish's word after what it is cooked from (狗肉+汤, 羊肉+汤, 片儿+汤): an everyday word before it makes the dish,
+not a named one (孟婆汤, 阿婆酸汤 open on a coined or a person's word)."""
+ACT_TAGS = ("v", "d")
+"""Dictionary tags of a verb or an adverb: an act before a remedy's word names a coined one (还魂+汤, 回春+丹)."""
+
+
+def _everyday_dish(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is an everyday word of the dictionary (:meth:`_Lexicon.common`, no verb nor adverb:
+    :data:`ACT_TAGS`) and one of :data:`DISH_SUFFIXES` — the dish cooked from it (狗肉汤, 羊肉汤, 片儿汤), not a name
+    (N32). A proper or a coined first part (孟婆, 阿婆酸) or an act (还魂) opens a name."""
+    stem = name[:-1]
+    return len(stem) >= 2 and name[-1] in DISH_SUFFIXES and lex.common(stem) \
+        and not lex.tags.get(stem, "").startswith(ACT_TAGS)
+
+
 def _misread_thing(lex: _Lexicon, name: str) -> bool:
     """Whether ``name`` (three characters or more) is a word of the dictionary the tagger calls a person's name (nr) whose
     first part, all but its last character, is an everyday word of it — no proper noun, held :data:`MISREAD_STEM_FREQ`
@@ -2726,6 +2817,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     settled: set[str] = set()  # the settlements named by a feature and a kind (苇子坑村)
+    stations: set[str] = set()  # a trade's station at a place the draft names (三沙航标站)
+    said = _SaidCount(body)  # how often the draft says a place, asked by the village and station readers
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -2741,6 +2834,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, kind, col in _kind_word_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
         for name, col in _settlement_candidates(lex, line, bounds):
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape = "地点", 2
+            settled.add(name)
+        for name, col in _station_candidates(lex, line, bounds, said):  # 三沙航标站 … 三沙 (N32)
+            stations.add(name)
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "地点", 2, True
+        for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
             settled.add(name)
@@ -2921,6 +3022,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         c.name = village
         c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
         candidates.setdefault(c.name, c)
+    for name in [n for n in candidates if n in stations]:  # 长白山+雪岭气象站: the real place is the address (N32)
+        for longer in [w for w in candidates if w != name and w.endswith(name)
+                       and lex.tags.get(w[:-len(name)], "").startswith(COUNTY_TAGS)]:
+            del candidates[longer]
     counts = Counter({name: text.count(name) for name in candidates})
     likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     heads: dict[int, Counter[str]] = {}  # per length, what the text says after a simile: one pass per length, not per name
@@ -2966,6 +3071,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
+        kept = kept and not (c.kind == "物品" and not c.named and _everyday_dish(lex, name))  # 狗肉汤 (N32)
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
