@@ -599,15 +599,16 @@ def vol_commit(summary_file: str, outline_file: str | None, book: str | None) ->
     """卷复盘入册 vol(NN)。
 
     卷摘要、下卷卷纲，勾选的伏笔机会生成承诺文件。"""
-    from lw_storyrepo.volume_review import current_volume, next_outline_missing, volume_commit
+    from lw_storyrepo.volume_review import current_volume, next_outline_missing, unpicked_candidates, volume_commit
 
     repo = _repo(book)
     outline = _read_input(outline_file) if outline_file else None
     volume = current_volume(repo)[0]
+    unpicked = unpicked_candidates(repo)
     say(f"已入册 vol({volume:02d})：{volume_commit(repo, _read_input(summary_file), outline)}")
-    missing = next_outline_missing(repo, volume)
-    if missing:
-        say(missing)
+    for line in (unpicked, next_outline_missing(repo, volume)):
+        if line:
+            say(line)
 
 
 @story.command("health")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -112,10 +113,17 @@ def _occurrences(text: str, word: str, most: int = 2) -> int:
     return count
 
 
+def _wordy(run: str) -> int:
+    """How many characters of ``run`` are not punctuation or blanks: a context of one character and a comma
+    (五， of 二十五，) is no evidence of the place (麻老五，would be rewritten)."""
+    return sum(1 for c in run if not c.isspace() and not unicodedata.category(c).startswith("P"))
+
+
 def follow_runs(text: str, old: str, new: str, unsure: list[str] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """``text`` (a chapter's summary) with the words a typo-sized edit of its chapter (``old`` → ``new``)
     replaced rewritten the same way, in one pass, and the ``(was, now)`` pairs it rewrote. A run is looked
-    for with the fewest characters of its unchanged neighbours that make it two characters at least and
+    for with the fewest characters of its unchanged neighbours that make it two characters at least that are
+    not punctuation (:func:`_wordy`: 十五 of 二十五，, never 五， alone) and
     that ``text`` holds exactly once, as many on each side first, then more on one side than the other
     (沈阳 → 长春 as it stands; 的 → 地 only inside 慢慢的走; 他 → 她 as 头，他 when 李明 and 王芳 both have
     ，他说), so one changed character never rewrites
@@ -131,7 +139,7 @@ def follow_runs(text: str, old: str, new: str, unsure: list[str] | None = None) 
         ambiguous = ""
         for lk, rk in shapes:
             lc, rc = left[len(left) - lk:], right[:rk]
-            found = _occurrences(text, lc + was + rc) if len(lc + was + rc) >= 2 else 0
+            found = _occurrences(text, lc + was + rc) if _wordy(lc + was + rc) >= 2 else 0
             if found == 1:
                 if pairs.setdefault(lc + was + rc, lc + now + rc) != lc + now + rc:
                     conflicting.append(lc + was + rc)  # 北平 → 奉天 in one line, → 南京 in another

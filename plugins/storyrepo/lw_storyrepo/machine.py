@@ -174,8 +174,10 @@ def advance(repo: StoryRepo) -> Next:
         else:
             passed = [k for k, v in results.items() if not failed(v)]
             sent_back = [k for k, v in results.items() if failed(v)]
+            # after ``amend`` the author is told the checks read the revised contract (they always do once it is revised)
+            against = "，按修订后的合同" if state.get("合同修订") else ""
             step.message = (f"第 {state.get('章号')} 章：已机检（过：{'、'.join(passed) or '无'}；"
-                            f"打回：{'、'.join(sent_back) or '无'}）；下一步「{next_name}」")
+                            f"打回：{'、'.join(sent_back) or '无'}）{against}；下一步「{next_name}」")
             if stage == "packed":
                 step.detail.update(_back_to_rendering(repo))
         step.stage = stage

@@ -317,10 +317,13 @@ def propose_candidates(args: ProposeCandidatesArgs, ctx: Any = None) -> dict[str
 def volume_commit(args: VolumeCommitArgs, ctx: Any = None) -> dict[str, Any]:
     repo = _repo(ctx)
     volume = volume_review.current_volume(repo)[0]
+    unpicked = volume_review.unpicked_candidates(repo)
     result: dict[str, Any] = {"commit": volume_review.volume_commit(repo, args.summary, args.outline)}
     missing = volume_review.next_outline_missing(repo, volume)
     if missing:
         result["hint"] = missing
+    if unpicked:  # no foreshadowing promise filed: said apart from the outline's hint
+        result["foreshadowing"] = unpicked
     return result
 
 

@@ -195,6 +195,22 @@ def next_outline_missing(repo: StoryRepo, volume: int) -> str | None:
     return f"{name}还没有卷纲：lw story outline set {name} 主线 \"…\"（或 vol commit 时给 --outline 文件）"
 
 
+def unpicked_candidates(repo: StoryRepo) -> str | None:
+    """What to say after ``vol(NN)`` when it files no foreshadowing promise although a review is in progress:
+    its candidates were never given or were refused (``vol candidates`` is all or nothing), or none was
+    ticked; ``None`` when one is ticked or no review is in progress. Read before the commit, which empties
+    the review. Nothing is refused (a volume may end with no new promise), but the author is told, never left
+    to believe a refused ``vol candidates`` went in."""
+    if not repo.p(L.卷复盘).is_file():
+        return None
+    found = candidates(repo)
+    if not found:
+        return "卷复盘里没有伏笔候选（没交过，或交的被拒了），这次入册没有生成伏笔承诺；要补一条就 lw story promise new 短题 …"
+    if not any(c.ticked for c in found):
+        return f"{len(found)} 个伏笔候选一个都没勾选，这次入册没有生成伏笔承诺"
+    return None
+
+
 def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> str:
     """``vol(NN)``: the volume summary, the next outline, the promises the author picked.
 
