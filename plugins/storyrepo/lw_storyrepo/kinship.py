@@ -82,7 +82,7 @@ def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
         if m.start() < 2:
             continue
         forms: set[str] = set()
-        for form in FORMS[_related_as(m)]:
+        for form in (*FORMS[_related_as(m)], *(m.group(2) or "")):  # 罗建川的妈: he says 我妈 too
             forms.add(form)
             if len(form) == 1:
                 forms.update(p + form for p in ("我", "你", "他", "她"))
