@@ -1599,6 +1599,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
+    today = _dated_today(now)
     reached: dict[str, set[str]] = {}
     entered: dict[str, set[str]] = {}  # the places of ``reached`` walked into (进了, 走进): no journey's end
     placed: set[tuple[str, int]] = set()
@@ -1630,7 +1631,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
             found += [(m.start(2), m.group(2), m.group(1)) for m in fronted_re.finditer(sentence)]
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
+            that_day = _another_day_at(sentence, today) if found else len(sentence)
             for start, who, place in found:
+                if start > that_day:  # 五月初五晚上，马把头在南市请我听戏: where he was that day, not now
+                    continue
                 who = aliases.get(who, who)
                 if who in HE:
                     # “他在清水江上，比在这里太平。”他说: a pronoun in someone's words is not its speaker, who says 我 —
@@ -4045,6 +4049,21 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                                    f"可{who}那件事是{on_month}月{on_day}日（世界观/角色卡：{what or who}），与书内时间的记载对不上",
                                    first_line + i, col + m.start(), sentence.strip()[:60]))
     return out
+
+
+def _another_day_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> int:
+    """Where ``sentence`` first names a day of the month (:data:`DAY_OF_GOING`: 五月初五晚上，…; 八月二十号傍晚，…) other
+    than the in-book date ``today``'s, else its length: someone placed after it is placed on that day, not now — a
+    telling of another day, in a quote or the narration (P6, stop 58: the dated past opening a quote, in 连续性-盲评十二,
+    十五, 十九, 二十四, 三十一, 三十四, 三十七 and 四十). No in-book date: no day is another."""
+    if today is None:
+        return len(sentence)
+    for m in DAY_OF_GOING.finditer(sentence):
+        month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+        day = _cn_int(m.group("day"))
+        if month is not None and day is not None and (month, day) != (today[2], today[3]):
+            return m.start()
+    return len(sentence)
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
