@@ -10,6 +10,9 @@ Two ways of writing the development books used and the checks passed over:
 - a card stating its relation with the one kin character a child or a younger sibling uses (X的姐, X的哥, X的妈,
   X的爸: eight development books, :data:`lw_storyrepo.kinship.ONE_CHARACTER_RELATIONS`): the relation was not read,
   so 你姐, 我哥 named nobody. Read only where the character ends its phrase (的姐妹, 的哥们 are other words).
+- a false alarm: someone placed somewhere in a telling that opens on another day of the month (五月初五晚上，X在Y…,
+  八月二十号傍晚，…; a quote's dated past in 连续性-盲评十二, 十五, 十九, 二十四, 三十一, 三十四, 三十七, 四十) was read as where
+  they are now (:func:`lw_storyrepo.continuity._another_day_at`). The in-book date itself, or no date, is now.
 
 Every sentence here is written for this file (a 1963 皖南 tea town); none comes from a labelled draft.
 """
@@ -109,3 +112,27 @@ def test_an_away_relative_said_to_have_come_today_fires(tmp_path: Path, body: st
 ])
 def test_no_visit_today_is_silent(tmp_path: Path, body: str) -> None:
     assert _placed(tmp_path, body) == []
+
+
+def _moved(tmp_path: Path, body: str) -> list[dict[str, object]]:
+    """The findings of :func:`_placed` that place 程桂香 (屯溪 on her card) somewhere her card does not."""
+    return [f for f in _placed(tmp_path, body) if "程桂香" in str(f["message"]) and "本章没有写" in str(f["message"])]
+
+
+@pytest.mark.parametrize("body", [
+    # placed there on a day of the month other than the in-book date's (一九六三年七月九日): where she was that day
+    "小根蹲在茶行门口歇脚，跟账房说：“六月初三那天，桂香嫂在上海给我扯了一块蓝布。”",
+    "小根说：“五月二十号傍晚，桂香嫂在上海码头上等船，我姐看见的。”",
+])
+def test_someone_placed_on_another_day_is_no_placing_now(tmp_path: Path, body: str) -> None:
+    assert _moved(tmp_path, body) == []
+
+
+@pytest.mark.parametrize("body", [
+    "小根蹲在茶行门口歇脚，跟账房说：“桂香嫂在上海给我扯了一块蓝布。”",
+    # the in-book date itself is now
+    "小根蹲在茶行门口歇脚，跟账房说：“七月九日一早，桂香嫂在上海给我扯了一块蓝布。”",
+])
+def test_someone_placed_today_elsewhere_still_fires(tmp_path: Path, body: str) -> None:
+    found = _moved(tmp_path, body)
+    assert len(found) == 1 and "「上海」" in str(found[0]["message"]), found
