@@ -1600,6 +1600,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
+    today = _dated_today(now)
     reached: dict[str, set[str]] = {}
     entered: dict[str, set[str]] = {}  # the places of ``reached`` walked into (进了, 走进): no journey's end
     placed: set[tuple[str, int]] = set()
@@ -1631,7 +1632,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
             found += [(m.start(2), m.group(2), m.group(1)) for m in fronted_re.finditer(sentence)]
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
+            that_day = _another_day_at(sentence, today) if found else len(sentence)
             for start, who, place in found:
+                if start > that_day:  # 五月初五晚上，马把头在南市请我听戏: where he was that day, not now
+                    continue
                 who = aliases.get(who, who)
                 if who in HE:
                     # “他在清水江上，比在这里太平。”他说: a pronoun in someone's words is not its speaker, who says 我 —
@@ -2543,16 +2547,21 @@ SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见
 today near the point of view as the far one being here."""
 REPORTED_TIMES = f"{TODAY_AT}|今朝|今晨|早上|早晨|上午|中午|晌午|下午|后晌|清早|大清早"
 """Times of today a report puts someone at (老彭早上在我这里坐了一个钟头, 老细今朝十点已经到咗)."""
-CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
+VISIT_FOR = "找|寻|看|瞧|问|叫"
+"""What someone comes to do to the one they come to (来找你, 来看过他, 来问过一句, 来叫你回家): a visit told by its
+purpose is a coming all the same (P6, stop 58: 连续性-盲评四十's 今儿一早上货栈来找你, 四十二's 今天一早到铺子里来找过你; the
+same way of writing in 三十四's 胡柜头晌午来看过他, of someone near, stays silent)."""
+CAME_HERE = (rf"回来|来过|过来|来了|到了|到咗|已到|赶到|来(?:{VISIT_FOR})|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
-"""What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
-在家里, which may be where the card puts them."""
+"""What a report says someone did today near the speaker: came (回来, 来过, 到咗, 来找过你: :data:`VISIT_FOR`) or sat
+here (在我这里) — not 在那里 or 在家里, which may be where the card puts them."""
 YESTERDAY = "昨儿个|昨儿晚上|昨天|昨儿|昨日|昨晚|昨夜|昨个"
 """The day before the draft's, said right after someone (周段长昨天夜里就上来了, 都僧统昨儿后晌亲自到铺子里来了): come up
 then, they are here today, not at the far place their card keeps them (P3, stop 56; 连续性-盲评二十九, 三十七, 三十九).
 :data:`LATELY` is built on it: one table of 昨."""
-CAME_BEFORE = "来过"
-"""A coming of :data:`CAME_HERE` that says the visit ended (雷班主昨天来过，坐了一会儿就回汉口了): read of today only (R56)."""
+CAME_BEFORE = rf"来过|来(?:{VISIT_FOR})"
+"""A coming of :data:`CAME_HERE` that says the visit ended (雷班主昨天来过，坐了一会儿就回汉口了; 昨天来找过你, a visit
+by its purpose): read of today only (R56)."""
 NOT_A_VISIT = "信|电话|电报|消息|口信"
 """What 来过/来了 may come with that brings no one (昨天来过信, 今早来了电话, 来了一封信, 打了个电话): no visit, right
 after the coming or after a count of it (:data:`NOT_A_VISIT_AFTER`)."""
@@ -4119,6 +4128,21 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
                                    f"可{who}那件事是{on_month}月{on_day}日（世界观/角色卡：{what or who}），与书内时间的记载对不上",
                                    first_line + i, col + m.start(), sentence.strip()[:60]))
     return out
+
+
+def _another_day_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> int:
+    """Where ``sentence`` first names a day of the month (:data:`DAY_OF_GOING`: 五月初五晚上，…; 八月二十号傍晚，…) other
+    than the in-book date ``today``'s, else its length: someone placed after it is placed on that day, not now — a
+    telling of another day, in a quote or the narration (P6, stop 58: the dated past opening a quote, in 连续性-盲评十二,
+    十五, 十九, 二十四, 三十一, 三十四, 三十七 and 四十). No in-book date: no day is another."""
+    if today is None:
+        return len(sentence)
+    for m in DAY_OF_GOING.finditer(sentence):
+        month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+        day = _cn_int(m.group("day"))
+        if month is not None and day is not None and (month, day) != (today[2], today[3]):
+            return m.start()
+    return len(sentence)
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:

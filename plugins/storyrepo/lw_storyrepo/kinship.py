@@ -45,7 +45,18 @@ WORDS = {
     "儿子": "子", "女儿": "女", "爷爷": "祖", "祖父": "祖", "奶奶": "祖母", "祖母": "祖母", "外公": "外祖", "姥爷": "外祖",
     "外婆": "外祖母", "姥姥": "外祖母", "叔叔": "叔", "舅舅": "舅", "姑姑": "姑", "姨妈": "姨",
 }
-_RELATION = re.compile(r"(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
+ONE_CHARACTER_RELATIONS = {"妈": "母", "爸": "父", "哥": "兄", "姐": "姐"}
+"""A relation a card writes with the one kin character a child or a younger sibling calls someone by (罗建川的妈,
+许望山的爸, 孟长生的哥, 余长生的姐: eight development books, P6 at stop 58), read as :data:`WORDS`' relation of that
+word — only where the character ends its phrase: no character of a word follows (的姐妹, 的哥们, 的妈祖 are other words).
+Not 弟, 妹, 叔, 姑…: a card does not write X的弟 for a relation, and 的姑 opens 姑娘."""
+_RELATION = re.compile(r"(?:之|的)(?:(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])|"
+                       r"([" + "".join(ONE_CHARACTER_RELATIONS) + r"])(?![\u4e00-\u9fff]))")
+
+
+def _related_as(m: re.Match[str]) -> str:
+    """The relation (a key of :data:`FORMS`) a :data:`_RELATION` match states."""
+    return WORDS[m.group(1)] if m.group(1) else ONE_CHARACTER_RELATIONS[m.group(2)]
 
 
 def kin_forms(card_text: str) -> frozenset[str]:
@@ -71,7 +82,7 @@ def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
         if m.start() < 2:
             continue
         forms: set[str] = set()
-        for form in FORMS[WORDS[m.group(1)]]:
+        for form in (*FORMS[_related_as(m)], *(m.group(2) or "")):  # 罗建川的妈: he says 我妈 too
             forms.add(form)
             if len(form) == 1:
                 forms.update(p + form for p in ("我", "你", "他", "她"))
@@ -92,8 +103,8 @@ def reverse_relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
     """Like :func:`relations`, with the forms the *other* side goes by (``X的师父`` → X is 徒弟);
     relations without a one-word other side (父: 儿子 or 女儿?) give nothing."""
     body = free_text(card_text)
-    return [(body[max(0, m.start() - 8):m.start()], frozenset(REVERSE[WORDS[m.group(1)]]))
-            for m in _RELATION.finditer(body) if m.start() >= 2 and WORDS[m.group(1)] in REVERSE]
+    return [(body[max(0, m.start() - 8):m.start()], frozenset(REVERSE[_related_as(m)]))
+            for m in _RELATION.finditer(body) if m.start() >= 2 and _related_as(m) in REVERSE]
 
 
 _SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
@@ -162,7 +173,7 @@ def relation_gender(card_text: str, names: set[str] | Ends) -> str:
     built once for every card of a book; a set is read the same way."""
     body = free_text(card_text)
     named = names if isinstance(names, Ends) else named_ends(names)
-    words = {WORDS[m.group(1)] for m in _RELATION.finditer(body)
+    words = {_related_as(m) for m in _RELATION.finditer(body)
              if m.start() >= 2 and next(named.of(body, m.start()), None) is not None}
     she, he = bool(words & _SHE_RELATION), bool(words & _HE_RELATION)
     return "她" if she and not he else "他" if he and not she else ""
