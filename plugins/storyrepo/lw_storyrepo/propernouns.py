@@ -820,9 +820,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             continue  # 七号+病房, 三楼+大厅: a number says which room, no name
         if stem[-1] == "色" and lex.freq.get(stem):
             continue  # 灰色+大厅: a colour describes the place
-        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
+        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in COUNTING:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
-        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
+        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in COUNTING \
                 and lex.common(stem):
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
         if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS):
@@ -1334,7 +1334,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             if col in covered:
                 continue  # inside a name already found
             unit = 2 if line[col:col + 2] in COMPOUND_SURNAMES else 1 if ch in SURNAMES else 0
-            if not unit or (ch in MEASURES and col and line[col - 1] in DETERMINERS | NUMERALS):
+            if not unit or (ch in MEASURES and col and line[col - 1] in COUNTING):
                 continue  # 那张+定格的脸, 一条+龙: a measure word counting, no surname
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
@@ -1412,6 +1412,8 @@ def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]
     an office or an honorific (:func:`_office_after`: 郑怀远政委): there the word around
     says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
     for col in range(len(line) - 2):
+        if line[col] not in ALL_SURNAMES:
+            continue  # :func:`_surname_and_given`'s first test, before a call at every character of the line
         name = line[col:col + 3]
         if not _surname_and_given(lex, name) or _someone_word(lex, line[col:col + 2]):
             continue
@@ -1607,6 +1609,13 @@ _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
 INTERJECTIONS = frozenset("哈呵嘿哎唉嗯哦喔咦呸嗳")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
+COUNTING = DETERMINERS | NUMERALS
+"""A determiner or a numeral: what counts the measure word after it (那张, 一条); one set, not a union made at each
+character read."""
+CRY_CHARS = AH_BAD | INTERJECTIONS
+"""The characters a cry is made of (阿阿, 哈哈)."""
+PET_LEAD_BAD = FUNCTION | NUMERALS | KIN_CHARS | AH_BAD
+"""The characters no pet name after a trade's noun is (:data:`_PET`)."""
 PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
 COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
 ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
@@ -1687,7 +1696,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # a word and a character glued (江南一)
         if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿" and not strong:
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
-        if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
+        if word == word[0] * len(word) and word[0] in CRY_CHARS:
             continue  # 阿阿, 哈哈: a cry
         if _A_NOT_A.fullmatch(word) or (word[0] in NUMERALS and word[1] in COUNTED):
             continue  # 大不大, 四贯: a question or a quantity
@@ -1707,7 +1716,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
         if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[max(0, m.start() - 3):m.start()]) \
-                and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
+                and ch not in PET_LEAD_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()
     for m in _AH.finditer(line):
@@ -2020,7 +2029,7 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
         ch = before.pop()
         if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
             break
-        if ch in THING_MEASURES and all(text[s - 2:s - 1] in DETERMINERS | NUMERALS for s in starts):
+        if ch in THING_MEASURES and all(text[s - 2:s - 1] in COUNTING for s in starts):
             break  # 一壶+梨花酒, 那壶+梨花酒: a measure word counting the thing, no part of its name
         name, starts = ch + name, [s - 1 for s in starts]
     return name
