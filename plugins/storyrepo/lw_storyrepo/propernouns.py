@@ -325,6 +325,8 @@ class _Lexicon:
                 jieba.dt.FREQ, jieba.dt.total = tables.freq, tables.total
                 jieba.dt.initialized = True
         self.tables = tables
+        # the first two characters of each famous name: a place whose two characters start none starts no famous name
+        self.famous_heads = frozenset(word[:2] for word in tables.famous)
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = tables.tags
         self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
@@ -1734,10 +1736,12 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     at least once right before speech or a person's gesture (宋江道, 黛玉笑道)."""
     seen: dict[str, tuple[int, int]] = {}
     acts: set[str] = set()
-    famous = lex.famous()
+    famous, heads = lex.famous(), lex.famous_heads
     for i, bounds in bounds_of.items():
         line = lines[i]
         for a in bounds:
+            if line[a:a + 2] not in heads:
+                continue  # no famous name starts here (a name of three starts with a head of two)
             for size in (3, 2):
                 b = a + size
                 word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
@@ -1891,6 +1895,8 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
     """``(name, start)`` of a shop named 某记 and what it sells (许记+面馆, 周记+布庄, 彪记+海鲜): a
     surname or a given name's character before 记, no dictionary word with it (日记, 忘记, 登记), and
     a trade after it — a dictionary noun or a word ending in a place suffix."""
+    if "记" not in line:
+        return  # the mark is not there: no pass of the pattern's leading class over every character of the line
     for m in SHOP_MARK.finditer(line):
         owner, trade = m.group(1), m.group(2)
         if owner in LEAD_BAD or owner in DETERMINERS or owner in NUMERALS or (lex.freq.get(owner + "记") and owner not in SURNAMES):
