@@ -1610,7 +1610,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         go = rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})"
         stay = (rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
                 rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
-        any_place = re.compile(place_re)
+        # whether a sentence names a place at all, asked of every sentence: the same places behind one look at their first
+        # characters (:func:`~lw_storyrepo.wordsre.guarded`), not one branch each tried at every character
+        any_place = re.compile(place_re if "" in places else guarded(places))
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
         fronted = (rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")

@@ -326,6 +326,8 @@ class _Lexicon:
                 jieba.dt.FREQ, jieba.dt.total = tables.freq, tables.total
                 jieba.dt.initialized = True
         self.tables = tables
+        # the first two characters of each famous name: a place whose two characters start none starts no famous name
+        self.famous_heads = frozenset(word[:2] for word in tables.famous)
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = tables.tags
         self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
@@ -884,9 +886,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             continue  # 七号+病房, 三楼+大厅: a number says which room, no name
         if stem[-1] == "色" and lex.freq.get(stem):
             continue  # 灰色+大厅: a colour describes the place
-        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
+        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in COUNTING:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
-        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
+        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in COUNTING \
                 and lex.common(stem):
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
         if line[start:end] in MODAL_SUFFIXES and (lex.tags.get(line[end:end + 1], "")[:1] == "v" or line[end:end + 1] in SUFFIX_VERBS):
@@ -1473,7 +1475,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             if col in covered:
                 continue  # inside a name already found
             unit = 2 if line[col:col + 2] in COMPOUND_SURNAMES else 1 if ch in SURNAMES else 0
-            if not unit or (ch in MEASURES and col and line[col - 1] in DETERMINERS | NUMERALS):
+            if not unit or (ch in MEASURES and col and line[col - 1] in COUNTING):
                 continue  # 那张+定格的脸, 一条+龙: a measure word counting, no surname
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
@@ -1551,6 +1553,8 @@ def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]
     an office or an honorific (:func:`_office_after`: 郑怀远政委): there the word around
     says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
     for col in range(len(line) - 2):
+        if line[col] not in ALL_SURNAMES:
+            continue  # :func:`_surname_and_given`'s first test, before a call at every character of the line
         name = line[col:col + 3]
         if not _surname_and_given(lex, name) or _someone_word(lex, line[col:col + 2]):
             continue
@@ -1746,6 +1750,13 @@ _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
 INTERJECTIONS = frozenset("哈呵嘿哎唉嗯哦喔咦呸嗳")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
+COUNTING = DETERMINERS | NUMERALS
+"""A determiner or a numeral: what counts the measure word after it (那张, 一条); one set, not a union made at each
+character read."""
+CRY_CHARS = AH_BAD | INTERJECTIONS
+"""The characters a cry is made of (阿阿, 哈哈)."""
+PET_LEAD_BAD = FUNCTION | NUMERALS | KIN_CHARS | AH_BAD
+"""The characters no pet name after a trade's noun is (:data:`_PET`)."""
 PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
 COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
 ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
@@ -1826,7 +1837,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # a word and a character glued (江南一)
         if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿" and not strong:
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
-        if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
+        if word == word[0] * len(word) and word[0] in CRY_CHARS:
             continue  # 阿阿, 哈哈: a cry
         if _A_NOT_A.fullmatch(word) or (word[0] in NUMERALS and word[1] in COUNTED):
             continue  # 大不大, 四贯: a question or a quantity
@@ -1846,7 +1857,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
         if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[max(0, m.start() - 3):m.start()]) \
-                and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
+                and ch not in PET_LEAD_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()
     for m in _AH.finditer(line):
@@ -1864,10 +1875,12 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     at least once right before speech or a person's gesture (宋江道, 黛玉笑道)."""
     seen: dict[str, tuple[int, int]] = {}
     acts: set[str] = set()
-    famous = lex.famous()
+    famous, heads = lex.famous(), lex.famous_heads
     for i, bounds in bounds_of.items():
         line = lines[i]
         for a in bounds:
+            if line[a:a + 2] not in heads:
+                continue  # no famous name starts here (a name of three starts with a head of two)
             for size in (3, 2):
                 b = a + size
                 word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
@@ -2021,6 +2034,8 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
     """``(name, start)`` of a shop named 某记 and what it sells (许记+面馆, 周记+布庄, 彪记+海鲜): a
     surname or a given name's character before 记, no dictionary word with it (日记, 忘记, 登记), and
     a trade after it — a dictionary noun or a word ending in a place suffix."""
+    if "记" not in line:
+        return  # the mark is not there: no pass of the pattern's leading class over every character of the line
     for m in SHOP_MARK.finditer(line):
         owner, trade = m.group(1), m.group(2)
         if owner in LEAD_BAD or owner in DETERMINERS or owner in NUMERALS or (lex.freq.get(owner + "记") and owner not in SURNAMES):
@@ -2159,7 +2174,7 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
         ch = before.pop()
         if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
             break
-        if ch in THING_MEASURES and all(text[s - 2:s - 1] in DETERMINERS | NUMERALS for s in starts):
+        if ch in THING_MEASURES and all(text[s - 2:s - 1] in COUNTING for s in starts):
             break  # 一壶+梨花酒, 那壶+梨花酒: a measure word counting the thing, no part of its name
         name, starts = ch + name, [s - 1 for s in starts]
     return name

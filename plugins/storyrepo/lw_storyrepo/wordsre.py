@@ -42,7 +42,13 @@ def guarded(words: Iterable[str]) -> str:
     not start: behind one look at the words' first characters, and its first level told apart in groups too (a
     first level of thousands of characters — a card's things — was tried branch by branch at every place the
     pattern around it reached; A16, stop 56)."""
-    kept = frozenset(w for w in words if w)
+    return _guarded(frozenset(w for w in words if w))
+
+
+@functools.lru_cache(maxsize=64)
+def _guarded(kept: frozenset[str]) -> str:
+    """:func:`guarded` of the non-empty ``kept``, built once a set of words: a book's things and places are asked for
+    again with every draft."""
     if not kept:
         return r"(?!)"
     return "(?=[" + "".join(map(re.escape, sorted({w[0] for w in kept}))) + "])" + _built(kept, True)
