@@ -61,6 +61,14 @@ TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", 
 """Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
+PLACE_CHARS_MAX = 32
+"""The longest place (a card's 位置, a 名册 place, a place the world's prose sets apart) the world's and the cards' text
+is read for — what lies in what, one place said of a list, far places, journeys, haunts. A place is a few characters (a
+development set's longest 位置 is six); each reader cut the text into pieces of every length its places have, so a book
+of hundreds of places of hundreds of lengths each was the product of the world's length and theirs (A18, stop 58).
+A longer 位置 is still the card's place to every other check."""
+
+
 class _NameIndex(NamedTuple):
     """A context's names looked up by their ends (:meth:`CheckContext.name_index`), built once: a contract of
     hundreds of places against a 名册 of thousands reads each term among the few names sharing its ends, not the
@@ -205,14 +213,16 @@ class CheckContext:
         named = named_ends(names)  # built once for every card's relations
         spotted = NamesIn(names)  # and for every card's pronouns
         places = {p for p in places | prose_places([lore, *texts.values()], names | people, places) if len(p) >= 2}
+        looked_up = {p for p in places if len(p) <= PLACE_CHARS_MAX}  # the places the world's text is read for
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
+                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), looked_up),
                       {name: gender_of(text, spotted) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
-                      far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
+                      far=far_places([lore, *texts.values()], looked_up),
+                      journey=journeys([lore, *texts.values()], looked_up),
                       kin_gender={name: relation_gender(text, named) for name, text in texts.items()},
-                      haunts=haunts_of(texts, places), died=died,
+                      haunts=haunts_of(texts, looked_up), died=died,
                       died_day=died_day,
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
