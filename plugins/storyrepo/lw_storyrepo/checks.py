@@ -1711,11 +1711,17 @@ def act_given_up(said: str, body: str) -> re.Match[str] | None:
     of its characters, standing as a whole word of the prose's cut (听 of 不听了, not 收 of 收拾: FK6, stop 57); a
     giving up after the act told done earlier in its paragraph (听完了，…不听了; 写了一页…改天再写一封) is stopping
     after it or a next time, not giving it up (:data:`ACT_DONE`)."""
-    lex = lexicon()
-    cuts = sorted(lex.boundaries(said) - {0})
+    cuts = sorted(lexicon().boundaries(said) - {0})
     act = said[:cuts[0]] if cuts else said
-    acts = f"{re.escape(act)}|[{re.escape(act)}]"
-    bounds = lex.boundaries(body, cuts=lex.cuts_of(body))
+    return _given_up(f"{re.escape(act)}|[{re.escape(act)}]", body)
+
+
+@functools.lru_cache(maxsize=64)
+def _given_up(acts: str, body: str) -> re.Match[str] | None:
+    """:func:`act_given_up` of the act ``acts`` (its word or one of its characters, a pattern), read once a prose for
+    the contract lines of one act: each of hundreds of them cut the whole prose into words again and searched its
+    paragraph for the act done (A18, stop 58)."""
+    bounds = _word_bounds(body)
     told = [m.start() for m in re.finditer(acts, body) if m.start() in bounds and m.end() in bounds]
     if not told:
         return None
@@ -1728,6 +1734,13 @@ def act_given_up(said: str, body: str) -> re.Match[str] | None:
     para = body.rfind("\n", 0, off.start()) + 1
     done = re.compile(ACT_DONE.format(act=f"(?:{acts})"))
     return None if done.search(body, para, off.start()) else off
+
+
+@functools.lru_cache(maxsize=4)
+def _word_bounds(body: str) -> frozenset[int]:
+    """Where the words of the prose's cut start and end (:meth:`propernouns._Lexicon.boundaries`), cut once a prose."""
+    lex = lexicon()
+    return frozenset(lex.boundaries(body, cuts=lex.cuts_of(body)))
 
 
 def _telling_of(body: str, m: re.Match[str]) -> str:
@@ -1982,8 +1995,15 @@ def _reported_question(line: str, at: int, term: str) -> bool:
     asks the arrival: FK6, stop 57)."""
     if not ASKED_AFTER.match(line, at + len(term)):
         return False
-    bounds = lexicon().boundaries(line[:at])
-    return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", line[:at]))
+    before = line[max(0, at - REPORTED_REACH):at]
+    bounds = lexicon().boundaries(before)
+    return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", before))
+
+
+REPORTED_REACH = 100
+"""The most characters before a place :func:`_reported_question` reads for the saying word (a line's own report says
+it within a few clauses): a contract line of thousands of places each asked after was cut from its start for each of
+them, the square of the line (A18, stop 58)."""
 
 
 def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
