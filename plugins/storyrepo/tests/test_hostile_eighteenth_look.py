@@ -186,3 +186,19 @@ def test_a_contract_line_of_thousands_of_places_asked_after_cuts_a_reach_each(mo
 ])
 def test_a_reported_question_reads_as_before(line: str, term: str, reported: bool) -> None:
     assert checks._reported_question(line, line.index(term), term) is reported
+
+
+@pytest.mark.parametrize(("written", "proposed"), [
+    ("书内时间: 2024-10-13", "书内时间: 2024年10月13日"),
+    ("书内时间: 2024-10-13 08:30:00", "书内时间: 2024年10月13日 08:30"),
+    ("标题: 2024-10-13", '标题: "2024-10-13"'),
+])
+def test_a_date_yaml_reads_in_the_front_matter_is_named_a_date(tmp_path: Path, written: str, proposed: str) -> None:
+    """书内时间: 2024-10-13 is a date to YAML, not the line the author wrote: the draft is refused, located, with the
+    date as the book writes one — not told it is 'a list or nested' (what any other value that is no line of text is)."""
+    root = new_book(tmp_path / "书", "# 世界观\n\n青石镇在北边。\n", (("林晚", "位置", "青石镇"),), contract=("林晚在青石镇过夜",))
+    draft = tmp_path / "草稿.md"
+    title = "" if written.startswith("标题") else "标题: 试\n"
+    draft.write_text(f"---\n{title}视角: 林晚\n{written}\n---\n林晚在青石镇住了一夜。\n", encoding="utf-8")
+    out = lw(root, "draft", "A", str(draft), ok=False)
+    assert "读出来是日期" in out and proposed in out and "列表或嵌套" not in out
