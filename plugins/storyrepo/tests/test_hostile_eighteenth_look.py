@@ -202,3 +202,16 @@ def test_a_date_yaml_reads_in_the_front_matter_is_named_a_date(tmp_path: Path, w
     draft.write_text(f"---\n{title}视角: 林晚\n{written}\n---\n林晚在青石镇住了一夜。\n", encoding="utf-8")
     out = lw(root, "draft", "A", str(draft), ok=False)
     assert "读出来是日期" in out and proposed in out and "列表或嵌套" not in out
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("乙" * 120 + "镇", "有 121 个字，名字最多 40 个字"),
+    ("CON", "Windows 的设备名"),
+    ("林/晚", "名字里不能有"),
+])
+def test_a_name_refused_says_why(tmp_path: Path, name: str, said: str) -> None:
+    """A name too long for its card's file (a 名册 place of a paragraph) was refused for characters it does not have: the
+    refusal says the length it has and the most allowed; the name shown clipped."""
+    root = new_book(tmp_path / "书", "# 世界观\n\n青石镇在北边。\n", ())
+    out = lw(root, "entity", "add", name, "--类型", "地点", ok=False)
+    assert said in out and "Traceback" not in out and len(out) < 400
