@@ -37,7 +37,10 @@ naming them all, and hundreds of handover lines of them, told or not; thousands 
 their keywords; thousands of cards each a relative of the next; the ``seventeenth_`` cases (the seventeenth look)
 against readers that searched a sentence's text up to each of its matches — a card's sentence of thousands of 叫“…”, a
 line of thousands of 叫X, one sentence of thousands of ranks or days ahead, a line of thousands of quotes after its one
-person.
+person; the ``eighteenth_`` cases (the eighteenth look) against stop 57's readers (a title spoken to, a going on a day,
+quotes after a clause chain, in a scene of two or after a pronoun's beat, sightings imagined, seasons beside names of a
+season, elders, acts given up, places asked after) and against the world's readers (thousands of one-place lists, of
+family homes in one sentence, places of hundreds of lengths).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -519,6 +522,43 @@ def seventeenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dic
     }
 
 
+def eighteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against stop 57's readers and the book's own files (the eighteenth look): a title
+    spoken to at the head of thousands of quotes, a dead one's going told on thousands of days, thousands of quotes
+    after a clause chain, of a scene of two, after a pronoun's beat, thousands of sightings imagined, seasons said
+    beside thousands of names of a season, elders called someone's parent; hundreds of contract lines of a thing used
+    for an act given up, a contract line of thousands of places each asked after; a 世界观 of thousands of one-place
+    lists (with and without a clause's end), one sentence of thousands of family homes, and places of hundreds of
+    lengths, as :func:`sixth_look`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
+    places = [x[:2] + "城" for x in held(n // 15)]
+    rostered = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)}
+    seasons = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 在世\n位置: 仁济医院\n最后变更章: 0\n---\n## 设定\n医生。\n"
+               for p in ("秋" + t[:2] for t in held(n // 30))}
+    long_places = ["甲" * k + "城" for k in range(1, 300)]
+    return {
+        "eighteenth_vocatives": ({}, HEAD + fill("“许主治，快来。”“宋主任！”", n)),
+        "eighteenth_going_days": ({}, HEAD + fill("去年十月十九日夜里，陈伯就是在手术台上走的，", n)),
+        "eighteenth_chain_quotes": ({}, HEAD + fill("宋一鸣走到许砚身边，拍了拍许砚的肩，压低声音说：“走吧。”", n)),
+        "eighteenth_two_quotes": ({}, HEAD + fill("“好。”", n)),
+        "eighteenth_two_given_name": ({}, HEAD + fill("“好。”知夏想了想，问：“好吗？”", n)),
+        "eighteenth_pronoun_beats": ({}, HEAD + fill("“好。”他压低了声音，", n)),
+        "eighteenth_unseen_sightings": ({}, HEAD + fill("林知夏恍惚看见陈伯站在急诊科门口，", n)),
+        "eighteenth_season_names": (seasons, HEAD + fill("今天是秋天。", n)),
+        "eighteenth_elders": ({f"{L.角色}/许砚.md": card}, HEAD + fill("小军的爹许叔，", n)),
+        "eighteenth_acts_given_up": ({}, HEAD + fill("许砚掏出旧怀表。算了，不掐了。", n),
+                                     [f"许砚用旧怀表给陈伯掐时辰{i}" for i in range(n // 120)]),
+        "eighteenth_asked_places": (rostered, HEAD + fill("许砚说到城里要几个钟头。", n),
+                                    ["林知夏说她问过许砚" + "".join(f"到{p}要几个钟头，" for p in places)]),
+        "eighteenth_world_lists": ({L.世界观: world + "\n" + fill("仁济医院和急诊科算一处地方\n", n)}, HEAD + fill(PROSE, n)),
+        "eighteenth_world_list_words": ({L.世界观: world + "\n仁济医院和急诊科" + fill("算一处", n)}, HEAD + fill(PROSE, n)),
+        "eighteenth_world_homes": ({L.世界观: world + "\n" + fill("滨江市老家，", n)}, HEAD + fill(PROSE, n)),
+        "eighteenth_world_long_places": ({L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in long_places),
+                                          L.世界观: world + "\n" + fill("甲", n) + "在北边。\n"}, HEAD + fill(PROSE, n)),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -597,10 +637,11 @@ def main() -> None:
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
                          **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4),
-                         **seventeenth_look(cap // 4)}
+                         **seventeenth_look(cap // 4), **eighteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
                      **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
-                     **fifteenth_look(cap), **sixteenth_look(cap), **seventeenth_look(cap)}
+                     **fifteenth_look(cap), **sixteenth_look(cap), **seventeenth_look(cap),
+                     **eighteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -63,8 +63,12 @@ def parse_change(text: str) -> Change:
 
 def check_name(name: str) -> str:
     """A character's or entity's name, refused when it cannot be its own file name."""
+    if len(name) > L.TITLE_MAX and L.safe_title(name) == name[:L.TITLE_MAX]:
+        # too long for its card's file name, and nothing else wrong: said so, not blamed on characters it lacks (A18)
+        raise LwError(f"名字「{clipped(name)}」不能用：有 {len(name)} 个字，名字最多 {L.TITLE_MAX} 个字（它是卡片的文件名）")
     if not name.strip() or L.safe_title(name) != name:
-        raise LwError(f"名字「{name}」不能用：名字里不能有 / \\ : * ? \" < > | 或首尾的点和空格")
+        raise LwError(f"名字「{clipped(name)}」不能用：名字里不能有 / \\ : * ? \" < > |、控制字符或首尾的点和空格，"
+                      "也不能是 Windows 的设备名（CON、NUL…）")
     return name
 
 

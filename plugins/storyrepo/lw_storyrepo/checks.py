@@ -61,6 +61,14 @@ TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", 
 """Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
+PLACE_CHARS_MAX = 32
+"""The longest place (a card's 位置, a 名册 place, a place the world's prose sets apart) the world's and the cards' text
+is read for — what lies in what, one place said of a list, far places, journeys, haunts. A place is a few characters (a
+development set's longest 位置 is six); each reader cut the text into pieces of every length its places have, so a book
+of hundreds of places of hundreds of lengths each was the product of the world's length and theirs (A18, stop 58).
+A longer 位置 is still the card's place to every other check."""
+
+
 class _NameIndex(NamedTuple):
     """A context's names looked up by their ends (:meth:`CheckContext.name_index`), built once: a contract of
     hundreds of places against a 名册 of thousands reads each term among the few names sharing its ends, not the
@@ -205,14 +213,16 @@ class CheckContext:
         named = named_ends(names)  # built once for every card's relations
         spotted = NamesIn(names)  # and for every card's pronouns
         places = {p for p in places | prose_places([lore, *texts.values()], names | people, places) if len(p) >= 2}
+        looked_up = {p for p in places if len(p) <= PLACE_CHARS_MAX}  # the places the world's text is read for
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
+                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), looked_up),
                       {name: gender_of(text, spotted) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
-                      far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
+                      far=far_places([lore, *texts.values()], looked_up),
+                      journey=journeys([lore, *texts.values()], looked_up),
                       kin_gender={name: relation_gender(text, named) for name, text in texts.items()},
-                      haunts=haunts_of(texts, places), died=died,
+                      haunts=haunts_of(texts, looked_up), died=died,
                       died_day=died_day,
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
@@ -1714,11 +1724,17 @@ def act_given_up(said: str, body: str, cuts: dict[str, tuple[int, ...]] | None =
     giving up after the act told done earlier in its paragraph (听完了，…不听了; 写了一页…改天再写一封) is stopping
     after it or a next time, not giving it up (:data:`ACT_DONE`). ``cuts``: the contract line's runs already
     segmented (:func:`word_pairs`)."""
-    lex = lexicon()
-    ends = sorted(lex.boundaries(said, cuts=cuts) - {0})
+    ends = sorted(lexicon().boundaries(said, cuts=cuts) - {0})
     act = said[:ends[0]] if ends else said
-    acts = f"{re.escape(act)}|[{re.escape(act)}]"
-    bounds = lex.boundaries(body, cuts=lex.cuts_of(body))
+    return _given_up(f"{re.escape(act)}|[{re.escape(act)}]", body)
+
+
+@functools.lru_cache(maxsize=64)
+def _given_up(acts: str, body: str) -> re.Match[str] | None:
+    """:func:`act_given_up` of the act ``acts`` (its word or one of its characters, a pattern), read once a prose for
+    the contract lines of one act: each of hundreds of them cut the whole prose into words again and searched its
+    paragraph for the act done (A18, stop 58)."""
+    bounds = _word_bounds(body)
     told = [m.start() for m in re.finditer(acts, body) if m.start() in bounds and m.end() in bounds]
     if not told:
         return None
@@ -1731,6 +1747,13 @@ def act_given_up(said: str, body: str, cuts: dict[str, tuple[int, ...]] | None =
     para = body.rfind("\n", 0, off.start()) + 1
     done = re.compile(ACT_DONE.format(act=f"(?:{acts})"))
     return None if done.search(body, para, off.start()) else off
+
+
+@functools.lru_cache(maxsize=4)
+def _word_bounds(body: str) -> frozenset[int]:
+    """Where the words of the prose's cut start and end (:meth:`propernouns._Lexicon.boundaries`), cut once a prose."""
+    lex = lexicon()
+    return frozenset(lex.boundaries(body, cuts=lex.cuts_of(body)))
 
 
 def _telling_of(body: str, m: re.Match[str]) -> str:
@@ -1985,8 +2008,15 @@ def _reported_question(line: str, at: int, term: str, cuts: dict[str, tuple[int,
     asks the arrival: FK6, stop 57). ``cuts``: the line's runs already segmented (:func:`word_pairs`)."""
     if not ASKED_AFTER.match(line, at + len(term)):
         return False
-    bounds = lexicon().boundaries(line[:at], cuts=cuts)
-    return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", line[:at]))
+    before = line[max(0, at - REPORTED_REACH):at]
+    bounds = lexicon().boundaries(before, cuts=cuts)
+    return any(m.start() in bounds and m.end() in bounds for m in re.finditer(f"{SAY}|{KNOW}", before))
+
+
+REPORTED_REACH = 100
+"""The most characters before a place :func:`_reported_question` reads for the saying word (a line's own report says
+it within a few clauses): a contract line of thousands of places each asked after was cut from its start for each of
+them, the square of the line (A18, stop 58)."""
 
 
 def _only_meant(ctx: CheckContext, term: str, line: str, body: str,

@@ -718,8 +718,7 @@ def _own_places(texts: list[str], known: "_Places") -> tuple[str, set[str]]:
     (他娘在陕北榆林老家种地。)."""
     for sentence in re.split(r"[。！？；;\n]", texts[0] if texts else ""):
         if sentence.strip() and not sentence.lstrip().startswith("#"):
-            longest = known.lengths[0] if known.lengths else 0
-            return sentence, {p for i in range(len(sentence)) for p in known.at_start(sentence[i:i + longest])}
+            return sentence, known.in_text(sentence)
     return "", set()
 
 
@@ -733,8 +732,8 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     for said, known in _world_sentences(texts, places):
         sentence = ASIDE.sub("", said)  # （同庆园账房里有一部电话）: an aside names no journey's end
         for home in HOME_PLACE.finditer(sentence):  # the places ending where it starts, looked up by their lengths
-            if HOME_HERE.search(sentence, 0, home.start()):
-                continue
+            if first_end(HOME_HERE, sentence) <= home.start():
+                continue  # the sentence says here before it (searched once, not from its start at each home: A18)
             setting, here = own = _own_places(texts, known) if own is None else own
             out.update(p for n in known.lengths if (p := sentence[home.start() - n:home.start()]) in known.names
                        and (p not in here or said == setting))
@@ -995,16 +994,29 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
     # at most ONE_PLACE_MOST of them, none when the clause denies it (不算一处地方, 也不为过: R56)
     groups: list[set[str]] = []
     said_at = sorted(starts)  # one pass: each clause's places looked up by their starts, not a walk per character
+    # where clauses end, read once: a search from each list for each end mark (one the world never writes walked the
+    # whole world each time) made a world of thousands of lists the square of its length (A18, stop 58)
+    clause_ends = [e.start() for e in re.finditer(f"[{re.escape(ONE_PLACE_ENDS)}]", world_text)]
+    denials = [d.start() for d in ONE_PLACE_DENIED.finditer(world_text)]  # one character each: looked up, not searched
+
+    def denied(start: int, stop: int) -> bool:
+        return bisect.bisect_left(denials, start) < bisect.bisect_left(denials, stop)
+
+    said_before = 0  # where the last one-place word ends: a clause's second list starts after its first
     for m in ONE_PLACE.finditer(world_text):
-        begin = max(world_text.rfind(c, 0, m.start()) for c in ONE_PLACE_ENDS) + 1
-        close = min((x for x in (world_text.find(c, m.end()) for c in ONE_PLACE_ENDS) if x >= 0), default=len(world_text))
+        k = bisect.bisect_left(clause_ends, m.start())
+        begin = max(clause_ends[k - 1] + 1 if k else 0, said_before)
+        said_before = m.end()
+        k = bisect.bisect_left(clause_ends, m.end(), k)
+        close = clause_ends[k] if k < len(clause_ends) else len(world_text)
         end = m.end()
         named = NAMED_ONE_PLACE.match(world_text, end)
         if named is not None and named.group(1) in known:  # …算一处地方，叫九道班: the one place's own name
             end = named.end(1)
         group: list[str] = []
         free = begin
-        for at in said_at[bisect.bisect_left(said_at, begin):bisect.bisect_left(said_at, end)]:
+        for k in range(bisect.bisect_left(said_at, begin), bisect.bisect_left(said_at, end)):
+            at = said_at[k]
             here = next((p for p in starts[at] if at + len(p) <= end), None) if at >= free else None
             if here is not None:  # the places said, longest first, none inside the last
                 group.append(here)
@@ -1012,7 +1024,7 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             if len(group) > ONE_PLACE_MOST:
                 break
         last = max((world_text.rfind(p, begin, m.start()) + len(p) for p in group), default=begin)
-        if len(group) > ONE_PLACE_MOST or ONE_PLACE_DENIED.search(world_text[last:m.start()] + world_text[m.end():close]):
+        if not group or len(group) > ONE_PLACE_MOST or denied(last, m.start()) or denied(m.end(), close):
             continue
         groups.append(set(group))
     for _ in range(3):  # a place in a place in a place

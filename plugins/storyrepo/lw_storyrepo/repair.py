@@ -10,6 +10,7 @@ ever raises out of a broken file.
 
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,14 @@ def _key_line(text: str, key: str, offset: int) -> int | None:
 
 def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _date_text(value: datetime.date) -> str:
+    """A YAML date (2024-10-13, 2024-10-13 08:30:00) as the book writes its in-book time: 2024年10月13日 (08:30)."""
+    day = f"{value.year}年{value.month}月{value.day}日"
+    if isinstance(value, datetime.datetime) and (value.hour, value.minute, value.second) != (0, 0, 0):
+        return f"{day} {value.hour:02d}:{value.minute:02d}"
+    return day
 
 
 def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[RepairCard]:
@@ -91,6 +100,12 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
             cards.append(card(key, f"「{key}」应是列表（一行一条「  - 条目」），写成了一行「{value}」", proposal, proposal))
         elif key in LIST_FIELDS and isinstance(value, list) and not all(_scalar(v) for v in value):
             cards.append(card(key, f"「{key}」的条目应是一行文字，不能再嵌套", f"{key}:\n  - 条目", None))
+        elif key in TEXT_FIELDS and isinstance(value, datetime.date):
+            # 书内时间: 2024-10-13 — YAML reads a date there, not the line the author wrote (no list, no nesting): the
+            # date as the book writes one (what the in-book time reads), any other field's quoted (A18, stop 58)
+            said = str(value)
+            text = _date_text(value) if key == "书内时间" else f'"{said}"'
+            cards.append(card(key, f"「{key}」写成了「{said}」，读出来是日期，不是一行文字", f"{key}: {text}", f"{key}: {text}"))
         elif key in TEXT_FIELDS and not _scalar(value):
             cards.append(card(key, f"「{key}」应是一行文字，不能是列表或嵌套", f"{key}: 文字", None))
         elif is_promise and key in ENUMS and value is not None and str(value) not in ENUMS[key]:
