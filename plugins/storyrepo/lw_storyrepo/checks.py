@@ -2666,6 +2666,54 @@ def _signer(ctx: CheckContext, signed: str) -> str | None:
     return next(iter(owners)) if len(owners) == 1 else None
 
 
+def _quote_alone(text: str) -> bool:
+    """Whether a paragraph is one or more quotes and nothing else (“…” “…”): no narration, no speech tag."""
+    if not text or text[0] not in "“「" or text[-1] not in "”」":
+        return False
+    at = 0
+    for q in quote_matches(text):
+        if text[at:q.start()].strip():
+            return False
+        at = q.end()
+    return at == len(text)
+
+
+def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read: list[int]) -> list[int]:
+    """``read`` (the letter paragraphs found, in order) with the quote-alone paragraphs a letter encloses: a run of
+    adjacent paragraphs that are quotes and nothing else (:func:`_quote_alone`) is all the letter's when it opens on a
+    read paragraph or within :data:`LETTER_GAP` narration paragraphs after one, and closes on a read paragraph or on a
+    signature naming a person (:data:`SIGNATURE`, :func:`_signer`). A letter read paragraph by paragraph, each closing
+    its quote (“生子：…” “…哥。”), or going on after the reader's pause (念到这里，停了停。 “…” “…” 信念完了。), is the
+    writer's to its end; a run that ends on no read paragraph and no signature (the listener's “好事，好事。”) is left
+    to the other readings. Each paragraph is looked at once."""
+    if not read:
+        return read
+    taken = set(read)
+    runs: list[list[int]] = []
+    prev: int | None = None
+    for i in filled:
+        alone = _quote_alone(lines[i].strip())
+        if alone and runs and runs[-1][-1] == prev:
+            runs[-1].append(i)
+        elif alone:
+            runs.append([i])
+        prev = i
+    rank = {i: k for k, i in enumerate(filled)}
+    read_ranks = sorted(rank[i] for i in read)
+    for run in runs:
+        if all(i in taken for i in run):
+            continue
+        first = rank[run[0]]
+        k = bisect_right(read_ranks, first) - 1  # the last read paragraph at or before the run's first
+        opens = k >= 0 and first - read_ranks[k] - 1 <= LETTER_GAP
+        last = lines[run[-1]].strip().rstrip("”」")
+        signed = SIGNATURE.search(last)
+        closes = run[-1] in taken or (signed is not None and _signer(ctx, signed.group(1)) is not None)
+        if opens and closes:
+            taken.update(run)
+    return sorted(taken)
+
+
 def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
     """The paragraphs that read a letter (or a wire, a text message) out, and whose words they are: ``{line: (writer,
     guessed)}``. A letter's paragraph is a quote opened right after a paragraph that speaks of a letter or of reading
@@ -2700,6 +2748,7 @@ def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dic
         else:
             open_letter = False
         prev = i
+    read = _enclosed_runs(ctx, lines, filled, read)
     out: dict[int, tuple[str, bool]] = {}
     groups: list[list[int]] = []
     for i in read:
