@@ -744,8 +744,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       # 时间-1 (御史老爷明儿就到): T7's round (stop 58: the comer before the day word, named in the dated event's words)
       ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "鳌头矶"),
-      ("合同-5.md", "冯宝把画眉笼挂上桅杆"), ("泄密-4.md", "孟长山")],
-     9),  # 10 -> 9: S1's round (stop 58: 位置-2's …手慢了下来。那天傍晚，老孟也是蹲在… — a remembered day opening a
+      ("合同-5.md", "冯宝把画眉笼挂上桅杆")],
+     # 泄密-4 (孟长山) caught and 9 -> 8: L2's round (stop 58: a letter read out paragraph by paragraph, each quote closed,
+     # the last signed 哥 — the quote-only paragraphs it encloses are the writer's, not the reader 孟长生's)
+     8),  # 10 -> 9: S1's round (stop 58: 位置-2's …手慢了下来。那天傍晚，老孟也是蹲在… — a remembered day opening a
     # sentence, no act of the dead now; the dead one's words in the next paragraph still alarm)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
