@@ -578,7 +578,7 @@ LONGER_WORD_HEADS = PERSON_HEADS | PLACE_HEADS
 """Every head :func:`not_inside_longer` may step aside for. Any other character after a name is read as what follows the
 person — a verb or a particle (阿福道：, 老板说, 老板的), an address that leaves the same person (冯大哥, 掌柜的) —
 even where the dictionary knows the two as one word (阿福道 is a road there)."""
-KIN_PAIRS = frozenset(("兄弟", "姐妹", "兄妹", "姐弟"))
+KIN_PAIRS = frozenset(("兄弟", "姐妹", "兄妹", "姐弟", "弟妹"))
 KIN_RANKS = frozenset("师表堂")
 """A kin title of a rank (:data:`KIN_RANKS`: 师兄, 表姐) and the other of its pair (:data:`KIN_PAIRS`) make a plural that
 holds the title's own person (师兄弟, 表姐妹 name the 师兄, the 表姐 too): no longer word to step aside for (R58, K7-b).
