@@ -425,6 +425,21 @@ class _Lexicon:
             k = bisect_left(words, word + chr(ord(nxt) + 1), k)
         return out
 
+    def words_after(self, head: str) -> list[str]:
+        """The dictionary's two-character words that begin with the character ``head`` (路 → 路上, 路过, …)."""
+        words = self._words
+        if words is None:
+            words = self._words = sorted(w for w, f in self.freq.items() if f)
+        out = []
+        k = bisect_right(words, head)
+        while k < len(words) and words[k].startswith(head):
+            word = words[k][:2]
+            if self.freq.get(word):
+                out.append(word)
+            # on to the next second character: one step for each, not one for each word beginning with it
+            k = bisect_left(words, head + chr(ord(word[1]) + 1), k)
+        return out
+
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
         f = self.freq.get(word) or 0
@@ -551,20 +566,32 @@ def _given_scores(freq: dict[str, int], tags: dict[str, str]) -> dict[str, float
 _LEXICON: _Lexicon | None = None
 
 
-LONGER_WORD_HEADS = frozenset("娘婆嫂妻夫婿弟妹傅" "缝里门府庙街路巷村庄桥楼山河湾洞窝")
+PERSON_HEADS = frozenset("娘婆嫂妻夫婿弟妹傅")
 """The characters that, ending a dictionary noun a person's name or title begins, make it another person (老板娘, 管家婆,
-大姐夫, 师兄弟, 小姐妹, 老师傅) or a place or thing named by the word (石头缝, 林子里, 建国门, 王爷府, 中山路):
-:func:`not_inside_longer` steps aside only for these. Any other character after a name is read as what follows the
+大姐夫, 老师傅): :func:`not_inside_longer` steps aside for these wherever they stand."""
+PLACE_HEADS = frozenset("缝里门府庙街路巷村庄桥楼山河湾洞窝")
+"""The characters that make such a noun a place or a thing named by the word (石头缝, 王爷府, 中山路): the guard steps
+aside for these only where the head starts no dictionary word with the character after it that the dictionary says
+more often than the longer noun — there the head opens a word of its own after the name (石头+路过, 建国+门口, 林子+里面;
+石头缝+里 stays inside: 缝里 is rarer than 石头缝), as jieba's cut of the clause reads it (R58, K7-a)."""
+LONGER_WORD_HEADS = PERSON_HEADS | PLACE_HEADS
+"""Every head :func:`not_inside_longer` may step aside for. Any other character after a name is read as what follows the
 person — a verb or a particle (阿福道：, 老板说, 老板的), an address that leaves the same person (冯大哥, 掌柜的) —
 even where the dictionary knows the two as one word (阿福道 is a road there)."""
+KIN_PAIRS = frozenset(("兄弟", "姐妹", "兄妹", "姐弟", "弟妹"))
+KIN_RANKS = frozenset("师表堂")
+"""A kin title of a rank (:data:`KIN_RANKS`: 师兄, 表姐) and the other of its pair (:data:`KIN_PAIRS`) make a plural that
+holds the title's own person (师兄弟, 表姐妹 name the 师兄, the 表姐 too): no longer word to step aside for (R58, K7-b).
+小姐妹 (no rank) is another crowd than the 小姐."""
 
 
 def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None) -> str:
     """The guard (a negative lookahead, or nothing) to put after a pattern of names so that a name of ``people`` (two
     characters or more) is not found where the dictionary reads it and the next character as one longer noun
     (:meth:`_Lexicon.longer_nouns`) ending in a head of another person or a place (:data:`LONGER_WORD_HEADS`): 老板 is
-    not in 老板娘, 石头 not in 石头缝, 师兄 not in 师兄弟. A name followed by any other character (老板说, 老板的, 冯大哥,
-    阿福道：) is found.
+    not in 老板娘, 石头 not in 石头缝. A name followed by any other character (老板说, 老板的, 冯大哥, 阿福道：), by a
+    place's head that opens a word of its own (石头路过, :data:`PLACE_HEADS`) or by the pair of its kin title (师兄弟,
+    :data:`KIN_PAIRS`) is found.
     ``scope``: the characters of the text read, the only ones a longer word there can end in (None: any). The one
     guard of every pattern of people's names the checks read drafts with (:func:`lw_storyrepo.checks.name_pattern`,
     continuity's forms of people)."""
@@ -574,22 +601,36 @@ def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None
     after = {tail: followed for tail, followed in _longer_after(names).items() if scope is None or tail in scope}
     if not after:
         return ""
+
+    def inside(name: str, tail: str, opens: str) -> str:
+        # the name and its head, unless the head opens a word with the next character (石头路|过: 路过)
+        chars = "".join(c for c in opens if scope is None or c in scope)
+        return f"(?<={re.escape(name + tail)})" + (f"(?![{re.escape(chars)}])" if chars else "")
+
     # the character after the name first (one comparison where no longer word goes on), then which name it follows
-    return "(?!" + "|".join(re.escape(tail) + "(?:" + "|".join(f"(?<={re.escape(n + tail)})" for n in after[tail]) + ")"
+    return "(?!" + "|".join(re.escape(tail) + "(?:" + "|".join(inside(n, tail, opens) for n, opens in after[tail]) + ")"
                             for tail in sorted(after)) + ")"
 
 
 @functools.lru_cache(maxsize=16)
-def _longer_after(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+def _longer_after(names: frozenset[str]) -> dict[str, tuple[tuple[str, str], ...]]:
     """The characters that make a longer noun of some of ``names`` (:meth:`_Lexicon.longer_nouns`) and another person or
-    a place of it (:data:`LONGER_WORD_HEADS`), each with the names it does so for: :func:`not_inside_longer`'s, built
-    once for the same names (a draft's readers ask for the same people's forms again and again)."""
+    a place of it (:data:`LONGER_WORD_HEADS`), each with the names it does so for and, for a place's head, the characters
+    after it with which the head makes a word the dictionary says more often than the longer noun
+    (:data:`PLACE_HEADS`: 石头路 → 过, as in 路过): :func:`not_inside_longer`'s, built once for the same names (a draft's
+    readers ask for the same people's forms again and again). A kin title's pair is no longer word (:data:`KIN_PAIRS`)."""
     lex = lexicon()
-    after: dict[str, list[str]] = {}
+    after: dict[str, list[tuple[str, str]]] = {}
     for name in sorted(names):
         for longer in lex.longer_nouns(name):
-            if longer[-1] in LONGER_WORD_HEADS:
-                after.setdefault(longer[-1], []).append(name)
+            tail = longer[-1]
+            if tail not in LONGER_WORD_HEADS or (name[-1] + tail in KIN_PAIRS and name[-2:-1] in KIN_RANKS):
+                continue
+            opens = ""
+            if tail in PLACE_HEADS:
+                held = lex.freq.get(longer) or 0
+                opens = "".join(sorted({w[1] for w in lex.words_after(tail) if (lex.freq.get(w) or 0) > held}))
+            after.setdefault(tail, []).append((name, opens))
     return {tail: tuple(followed) for tail, followed in after.items()}
 
 
@@ -1352,6 +1393,9 @@ class _SaidCount:
 
 
 SETTLEMENT_KIND_AT = re.compile("[" + "".join(sorted(SETTLEMENTS)) + "]")
+KIND_OPENS_OTHER = frozenset(("镇定", "镇静", "镇压", "镇住", "庄重", "庄严", "乡亲", "庄稼"))
+"""Words a settlement's kind word opens with the character after it that are no settlement: a verb or an adjective
+(高山青+镇定地, a person steady) or the folk and crops of a place (乡亲, 庄稼) (R58, N32-b)."""
 
 
 def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
@@ -1361,13 +1405,14 @@ def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
     table of :data:`SETTLEMENT_FEATURES` holds them all) (N32). The three characters are one run from a token boundary,
     no dictionary word, no function word, pointer or measure, no numeral first (三号墓+村里人: a numbered thing, then
     村里), opened by a dictionary word of two characters that is no verb, direction or function word
-    (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common word (山村)."""
+    (:data:`SETTLEMENT_WORD_BAD`); the last of them and the kind word are no common word (山村); the kind word opens no
+    other word (:data:`KIND_OPENS_OTHER`: 镇定)."""
     for m in SETTLEMENT_KIND_AT.finditer(line, 3):
         end = m.start()
         at = end - 3
         place = line[at:end]
-        if at not in bounds or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or not CJK.fullmatch(place) \
-                or not SETTLEMENT_CHARS_BAD.isdisjoint(place) or place[0] in STEM_LEAD_BAD or place[0] in NUMERALS \
+        if at not in bounds or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or line[end:end + 2] in KIND_OPENS_OTHER \
+                or not CJK.fullmatch(place) or not SETTLEMENT_CHARS_BAD.isdisjoint(place) or place[0] in STEM_LEAD_BAD or place[0] in NUMERALS \
                 or set(place) & MEASURES \
                 or lex.freq.get(place) or lex.freq.get(line[at:end + 1]) or lex.common(line[end - 1:end + 1]) \
                 or not lex.freq.get(place[:2]) or lex.tags.get(place[:2], "n") in SETTLEMENT_WORD_BAD \
@@ -1379,8 +1424,12 @@ def _village_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
 STATION_TRADE = re.compile(r"(?=([\u4e00-\u9fff]{2})站)")
 """Two characters before 站: the trade a station serves when they are a noun of the dictionary (气象站, 航标站)."""
 STATION_TRADE_TAGS = frozenset(("n", "vn"))
-STOOD_TAILS = frozenset("在着起了住")
-"""After 站 these make it the verb (一根铁钎子+站+在, 竹杠+站+着): one stands there, no station."""
+STOOD_TAILS = frozenset("在着起了住到上岗稳直成满出定")
+"""After 站 these make it the verb (一根铁钎子+站+在, 竹杠+站+着, 媳妇+站+到, 姑娘+站+上, 民兵+站+岗): one stands
+there, no station (R58, N32-a: 到上岗稳直成满出定)."""
+STATION_PERSON_ENDS = frozenset("兵妇娘人员长婆哥姐嫂爷叔婶妹弟夫")
+"""The last character of a noun for a person (哨兵, 媳妇, 姑娘, 队员, 队长): such a noun before 站 is someone standing,
+never the trade a station serves (R58, N32-a)."""
 STATION_PLACE_SIZES = (3, 2)
 """How long a place before a trade's station is read, longest first (牛角矶+水文站, 三沙+航标站)."""
 
@@ -1391,12 +1440,13 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
     the place without the station too: a place the story names, then its station (N32). The place starts at a token boundary
     or after a word that stands before names (:data:`UNIT_LEAD_BAD`: 分配到+三沙),
     is two or three characters no dictionary knows (a common word is a kind: 公交+车站, 镇上+加油站; a real place's
-    station, 潮州+汽车站, is that place's), with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`)."""
+    station, 潮州+汽车站, is that place's), with no function word nor measure in it (一根+铁钎子+站在: 站 said as a verb, see :data:`STOOD_TAILS`).
+    The trade is no person (:data:`STATION_PERSON_ENDS`: 赵铁柱+媳妇+站到 is she standing)."""
     for m in STATION_TRADE.finditer(line):
         trade_at = m.start()
         trade = m.group(1)
         if lex.tags.get(trade, "") not in STATION_TRADE_TAGS or not CJK.fullmatch(trade) \
-                or line[trade_at + 3:trade_at + 4] in STOOD_TAILS:
+                or trade[-1] in STATION_PERSON_ENDS or line[trade_at + 3:trade_at + 4] in STOOD_TAILS:
             continue
         for size in STATION_PLACE_SIZES:
             at = trade_at - size

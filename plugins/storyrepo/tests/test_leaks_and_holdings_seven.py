@@ -6,7 +6,7 @@ person's name not found inside a longer word.
   :func:`lw_storyrepo.checks._reported_question`) share the line's segmented runs: a run is cut once, and the cut is
   the one each reader made alone;
 - a person's name or title is not found inside a longer noun of the dictionary it begins
-  (:func:`lw_storyrepo.propernouns.not_inside_longer`: 老板 in 老板娘, 石头 in 石头缝, 师兄 in 师兄弟) ending in another
+  (:func:`lw_storyrepo.propernouns.not_inside_longer`: 老板 in 老板娘, 石头 in 石头缝; not 师兄 in 师兄弟, R58) ending in another
   person's or a place's head (:data:`lw_storyrepo.propernouns.LONGER_WORD_HEADS`); a verb or an address after it
   (阿福道：, 冯大哥) leaves the name: one guard on the names pattern the leak check's voices,
   continuity (:meth:`lw_storyrepo.checks.CheckContext.names_re`, its forms of people) and the contract's terms read
@@ -58,7 +58,7 @@ def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
     ("老板们凑在一起算账。", ["老板"]),  # their own crowd
     ("石头缝里钻出一条蜈蚣。", []),  # a nickname inside a longer word
     ("石头扛着錾子上了坡。", ["石头"]),
-    ("师兄弟几个都没吭声。", []),
+    ("师兄弟几个都没吭声。", ["师兄"]),  # R58 K7-b (fkn): the pair's plural holds the 师兄 too
     ("冯大哥把缆绳递过来。", ["冯大"]),  # an address after the name: the same man
     ("阿福道：“走吧。”", ["阿福"]),  # a verb after the name, though the dictionary knows 阿福道 (a road)
 ])
