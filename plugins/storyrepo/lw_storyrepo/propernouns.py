@@ -2499,7 +2499,21 @@ def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
     alone (青阳城)."""
     stem = name[:-1]
     return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and lex.tags.get(stem, "").startswith(("nr", "ns")) \
-        and text.count(stem) > text.count(name)
+        and (text.count(stem) > text.count(name) or _real_county_or_city(lex, name))
+
+
+REAL_PLACE_KIND = {"县": "县", "城": "市"}
+"""The dictionary's word a real place is filed under, by the kind said after its name: a county (莱阳+县 → 莱阳县),
+a city's town (扬州+城 → 扬州市)."""
+
+
+def _real_county_or_city(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` (a place's name and 城 or 县) is a real county's or city's: the dictionary tags the stem a
+    place (:data:`COUNTY_TAGS`) and files it as a county or a city (:data:`REAL_PLACE_KIND`: 莱阳县, 扬州市). A coined
+    stem (望川县, 落日城) or a real county's name with 城 (青阳城: the dictionary knows 青阳县, no 青阳市) is a name of the
+    book's own (N33)."""
+    stem, kind = name[:-1], REAL_PLACE_KIND.get(name[-1:])
+    return kind is not None and lex.tags.get(stem, "").startswith(COUNTY_TAGS) and lex.tags.get(stem + kind) == "ns"
 
 
 A_NOT_A_INSIDE = re.compile(r"(.)[不没]\1")
