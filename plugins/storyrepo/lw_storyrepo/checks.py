@@ -2337,9 +2337,9 @@ HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮�
 尊经阁, 台上 of 观象台): a factory, a troupe, a garden theatre, a shop, a team, a sect, a tower or a platform … — not one
 that is mostly another word (所, 场, 会)."""
 _HOME_BEFORE = "回进到在出去从来是了和跟"
-WORKSITE_KINDS = "硐洞窑井坑棚"
+WORKSITE_KINDS = "硐洞窑井坑"
 """The last character of a work site's name its workers call it by alone (进了硐, 洞里只剩两台车床, 窑门开了, 井口, 坑下):
-a mine adit, a cave workshop, a kiln, a shaft, a pit, a shed — read like :data:`HOME_KINDS`, and also with 口 after it
+a mine adit, a cave workshop, a kiln, a shaft, a pit — read like :data:`HOME_KINDS`, and also with 口 after it
 (硐口没人守) or at a word's end after a verb of going in or out (弯腰进了硐。). Not in :data:`HOME_KINDS`: a name ending
 in them keeps its whole form for :func:`_place_stems` (三号洞 is no 三号)."""
 _WORKSITE_GONE = "进入下出回到"

@@ -223,7 +223,7 @@ SITE_CARDS: dict[str, dict[str, object]] = {
     "何二": {"位置": "县城"},
     "郑七": {"位置": "县城"},
 }
-SITE_PLACES = {"青石窑", "自流井", "黑沟坑", "狮子洞", "县城"}
+SITE_PLACES = {"青石窑", "白卤井", "黑沟坑", "狮子洞", "县城"}
 
 
 def _site_found(line: str, body: str, places: set[str] = SITE_PLACES) -> list[Finding]:
@@ -237,7 +237,7 @@ def _site_found(line: str, body: str, places: set[str] = SITE_PLACES) -> list[Fi
 @pytest.mark.parametrize("line, place, body", [
     # a lime kiln by its door, a salt well by its mouth, a coal pit after a verb of going down, a cave store inside
     ("石满夜里去青石窑封火", "青石窑", "石满半夜爬起来，摸黑到了坡上。窑门还烫手，他拿泥把火眼一个个封死。"),
-    ("韩老六在自流井守卤", "自流井", "天刚亮，韩老六蹲在井口，看着卤水一桶一桶往上绞。"),
+    ("韩老六在白卤井守卤", "白卤井", "天刚亮，韩老六蹲在井口，看着卤水一桶一桶往上绞。"),
     ("何二一个人下黑沟坑", "黑沟坑", "何二把矿灯拧亮，咬咬牙下了坑。巷道里滴着水，他一步一步往里挪。"),
     ("郑七在狮子洞点炸药", "狮子洞", "郑七弯腰钻进了洞。洞里黑黢黢的，他一箱一箱点清了炸药。"),
 ])
@@ -249,7 +249,7 @@ def test_a_work_site_said_by_its_kind_is_there(line: str, place: str, body: str)
 @pytest.mark.parametrize("line, place, body", [
     # the kind written inside another word, or after a word that is no going in: the site is not there
     ("石满夜里去青石窑封火", "青石窑", "石满在家里翻出一只旧瓦罐，罐底落着窑变的釉斑，他看了一夜。"),
-    ("韩老六在自流井守卤", "自流井", "韩老六在县城的茶馆坐了一天，说起水井的事就叹气。"),
+    ("韩老六在白卤井守卤", "白卤井", "韩老六在县城的茶馆坐了一天，说起水井的事就叹气。"),
     ("何二一个人下黑沟坑", "黑沟坑", "何二在县城买了一包烟，路过一个土坑，跳了过去。"),
 ])
 def test_the_kind_inside_another_word_is_no_work_site(line: str, place: str, body: str) -> None:
