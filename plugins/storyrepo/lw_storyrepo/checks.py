@@ -2337,6 +2337,12 @@ HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮�
 尊经阁, 台上 of 观象台): a factory, a troupe, a garden theatre, a shop, a team, a sect, a tower or a platform … — not one
 that is mostly another word (所, 场, 会)."""
 _HOME_BEFORE = "回进到在出去从来是了和跟"
+WORKSITE_KINDS = "硐洞窑井坑"
+"""The last character of a work site's name its workers call it by alone (进了硐, 洞里只剩两台车床, 窑门开了, 井口, 坑下):
+a mine adit, a cave workshop, a kiln, a shaft, a pit — read like :data:`HOME_KINDS`, and also with 口 after it
+(硐口没人守) or at a word's end after a verb of going in or out (弯腰进了硐。). Not in :data:`HOME_KINDS`: a name ending
+in them keeps its whole form for :func:`_place_stems` (三号洞 is no 三号)."""
+_WORKSITE_GONE = "进入下出回到"
 
 
 def _kinds_named(ctx: CheckContext) -> dict[str, set[str]]:
@@ -2344,7 +2350,7 @@ def _kinds_named(ctx: CheckContext) -> dict[str, set[str]]:
     reads (:data:`PLACE_KINDS`, :data:`HOME_KINDS`): found once a contract, not by reading every name of the book
     for each of its terms (a contract of hundreds of places against a book of thousands)."""
     places = ctx.world.places if ctx.world is not None else set()
-    kinds = {*PLACE_KINDS, *HOME_KINDS}
+    kinds = {*PLACE_KINDS, *HOME_KINDS, *WORKSITE_KINDS}
     sizes = {len(k) for k in kinds}
     out: dict[str, set[str]] = {}
     for n in {*ctx.aliases, *ctx.items, *places}:
@@ -2357,20 +2363,23 @@ def _kinds_named(ctx: CheckContext) -> dict[str, set[str]]:
 def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, set[str]]) -> bool:
     """A place or a body (a troupe, a factory: no person, no held thing) the prose calls by the kind its name ends
     with, the way the people of it do, when no other name the book knows ends with that kind: a kind of one
-    character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门/上/下 after no character
+    character (:data:`HOME_KINDS`, :data:`WORKSITE_KINDS` with its further forms) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门/上/下 after no character
     or one that moves or places (是班里跑了的, 来园子后门, 回厂里, 在台上); one of two characters or more
     (:data:`PLACE_KINDS`: 仓库 of 上步仓库; or a tail of its own, :func:`_own_kinds`: 水库 of 龙潭水库) after no character,
     one of those or 那/这/的 (仓库里闷得像蒸笼). ``named`` is :func:`_kinds_named` of ``ctx``."""
     canonical = ctx.aliases.get(term, term)
     if len(term) < 2 or term in ctx.items or ctx.is_person(canonical) or (ctx.world is not None and term in ctx.world.items):
         return False
-    kinds = [k for k in PLACE_KINDS if term.endswith(k) and len(term) > len(k)] + [term[-1]] * (term[-1] in HOME_KINDS)
+    kinds = [k for k in PLACE_KINDS if term.endswith(k) and len(term) > len(k)] \
+        + [term[-1]] * (term[-1] in HOME_KINDS or term[-1] in WORKSITE_KINDS)
     for kind in [*kinds, *(tail for tail in _own_kinds(ctx, term, canonical) if tail not in kinds)]:
         owners = named.get(kind, set())
         if len(owners) > 1 or (owners and canonical not in owners):
             continue  # another name the book knows ends with the kind
         k = re.escape(kind)
-        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门上下]" if len(kind) == 1 \
+        site = kind in WORKSITE_KINDS
+        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门上下{'口' * site}]" \
+            + (rf"|(?<=[{_WORKSITE_GONE}])了?{k}(?![\u4e00-\u9fff])" if site else "") if len(kind) == 1 \
             else rf"(?:(?<![\u4e00-\u9fff])|(?<=[们咱俺那这的{_HOME_BEFORE}])){k}"
         if re.search(home, body, re.M):
             return True

@@ -19,7 +19,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.continuity import World
 from lw_storyrepo.cli import story
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.findings import QUOTE_MAX, Finding, clipped, visible
@@ -211,3 +212,53 @@ def test_many_event_lines_read_the_prose_once(monkeypatch: pytest.MonkeyPatch) -
               for i in range(300)]
     found = contract_findings({"合同": untold}, Draft("A", {}, body, 1, body), ctx())
     assert 250 < len(found) <= 300 and all(len(f.message) < 400 for f in found)  # a line naming 说, 问…: speech
+
+
+# --- C1's round (stop 58): a work site its workers call by its kind alone --------------------------------------------
+# Settings are not the labelled sets': a lime kiln, a salt well, a coal pit, a quarry's cave store.
+
+SITE_CARDS: dict[str, dict[str, object]] = {
+    "石满": {"位置": "县城", "持有": ["火钩"]},
+    "韩老六": {"位置": "县城"},
+    "何二": {"位置": "县城"},
+    "郑七": {"位置": "县城"},
+}
+SITE_PLACES = {"青石窑", "白卤井", "黑沟坑", "狮子洞", "县城"}
+
+
+def _site_found(line: str, body: str, places: set[str] = SITE_PLACES) -> list[Finding]:
+    aliases = {**{n: n for n in SITE_CARDS}, **{p: p for p in places}}
+    world = World(SITE_CARDS, dict(aliases), places, {"火钩"}, ("普通人",), None, {}, {})
+    c = CheckContext(aliases, [], [], [], 0, set(aliases), {"火钩"}, world=world, people=set(SITE_CARDS),
+                     dwellers=dwellers_of(SITE_CARDS)).for_draft({})
+    return list(contract_findings({"合同": [line]}, Draft("A", {}, body, 5), c))
+
+
+@pytest.mark.parametrize("line, place, body", [
+    # a lime kiln by its door, a salt well by its mouth, a coal pit after a verb of going down, a cave store inside
+    ("石满夜里去青石窑封火", "青石窑", "石满半夜爬起来，摸黑到了坡上。窑门还烫手，他拿泥把火眼一个个封死。"),
+    ("韩老六在白卤井守卤", "白卤井", "天刚亮，韩老六蹲在井口，看着卤水一桶一桶往上绞。"),
+    ("何二一个人下黑沟坑", "黑沟坑", "何二把矿灯拧亮，咬咬牙下了坑。巷道里滴着水，他一步一步往里挪。"),
+    ("郑七在狮子洞点炸药", "狮子洞", "郑七弯腰钻进了洞。洞里黑黢黢的，他一箱一箱点清了炸药。"),
+])
+def test_a_work_site_said_by_its_kind_is_there(line: str, place: str, body: str) -> None:
+    found = _site_found(line, body)
+    assert not any(f"提到「{place}」" in f.message for f in found), found
+
+
+@pytest.mark.parametrize("line, place, body", [
+    # the kind written inside another word, or after a word that is no going in: the site is not there
+    ("石满夜里去青石窑封火", "青石窑", "石满在家里翻出一只旧瓦罐，罐底落着窑变的釉斑，他看了一夜。"),
+    ("韩老六在白卤井守卤", "白卤井", "韩老六在县城的茶馆坐了一天，说起水井的事就叹气。"),
+    ("何二一个人下黑沟坑", "黑沟坑", "何二在县城买了一包烟，路过一个土坑，跳了过去。"),
+])
+def test_the_kind_inside_another_word_is_no_work_site(line: str, place: str, body: str) -> None:
+    found = _site_found(line, body)
+    assert any(f"提到「{place}」" in f.message and f.severity == ERROR for f in found), found
+
+
+def test_a_kind_two_sites_of_the_book_share_names_neither() -> None:
+    # the book knows two pits: 坑里 may be either, the contract's pit is still asked for
+    places = SITE_PLACES | {"白沙坑"}
+    found = _site_found("何二一个人下黑沟坑", "天黑了，何二下了坑，坑里只有他一个人。", places)
+    assert any("提到「黑沟坑」" in f.message and f.severity == ERROR for f in found), found
