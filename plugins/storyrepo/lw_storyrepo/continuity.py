@@ -2581,7 +2581,7 @@ NOT_A_VISIT = "信|电话|电报|消息|口信"
 after the coming or after a count of it (:data:`NOT_A_VISIT_AFTER`)."""
 NOT_A_VISIT_AFTER = rf"(?:[一两几]?[封个通份条则])?(?:{NOT_A_VISIT})"
 """The lookahead after a coming: a letter or a call, counted or not (来了一封信, 来了个电话)."""
-SENT_SOMEONE = "托|派|打发|捎话|捎信|叫人|让人|请人|叫了人|让了人|请了人"
+SENT_SOMEONE = "托人|托了|托个|派人|派了|派个|打发|捎话|捎信|叫人|让人|请人|叫了个|让了个|请了个"
 """A sender between the person and the coming (大根晌午托人来找过你, 今天早上派人来叫你, 打发小的来问): someone else came,
 sent by them; the person did not (R58 on P6, the ftp fixers' round of stop 58)."""
 _NOT_SENT_GAP = rf"(?:(?!{SENT_SOMEONE})[^。！？!?，,“”]){{0,8}}?"

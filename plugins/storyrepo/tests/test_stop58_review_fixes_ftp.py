@@ -14,11 +14,12 @@ Each sentence is the reviewer's own, written for a book of theirs, not the corpu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from lw_storyrepo.continuity import _another_days_at, _comes_in
+from lw_storyrepo.continuity import CAME_HERE, _NOT_SENT_GAP, _another_days_at, _comes_in
 
 from test_continuity_place_six import _placed
 from test_continuity_time_seven import timed
@@ -77,3 +78,11 @@ def test_a_comer_of_another_owner_doing_the_dated_doing_is_not_the_dated_one() -
     # the dated event's own doing (到盐场验收) said of another owner's 检查组
     assert timed("卞玉珍说：“县里的检查组明天就到盐场验收，先查账。”") == []
     assert timed("卞玉珍说：“检查组明天就到盐场验收，先查账。”")
+
+
+def test_the_sender_table_reads_senders_only() -> None:
+    gap = re.compile(rf"大根晌午{_NOT_SENT_GAP}(?:{CAME_HERE})")
+    for sent in ("托人来找过你", "托了个人来问过你", "派了两个人来叫你", "打发小的来问过你", "叫人来找过你"):
+        assert gap.match("大根晌午" + sent) is None, sent
+    for came in ("到派出所来找过你", "来找过你", "赶到"):
+        assert gap.match("大根晌午" + came), came
