@@ -1646,9 +1646,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
             found += [(m.start(2), m.group(2), m.group(1)) for m in fronted_re.finditer(sentence)]
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
-            that_day = _another_day_at(sentence, today) if found else len(sentence)
+            other_days = _another_days_at(sentence, today) if found else []
             for start, who, place in found:
-                if start > that_day:  # 五月初五晚上，马把头在南市请我听戏: where he was that day, not now
+                if any(on < start < end for on, end in other_days):  # 五月初五晚上，马把头在南市请我听戏: that day, not now
                     continue
                 who = aliases.get(who, who)
                 if who in HE:
@@ -2581,6 +2581,11 @@ NOT_A_VISIT = "信|电话|电报|消息|口信"
 after the coming or after a count of it (:data:`NOT_A_VISIT_AFTER`)."""
 NOT_A_VISIT_AFTER = rf"(?:[一两几]?[封个通份条则])?(?:{NOT_A_VISIT})"
 """The lookahead after a coming: a letter or a call, counted or not (来了一封信, 来了个电话)."""
+SENT_SOMEONE = "托人|托了|托个|派人|派了|派个|打发|捎话|捎信|叫人|让人|请人|叫了个|让了个|请了个"
+"""A sender between the person and the coming (大根晌午托人来找过你, 今天早上派人来叫你, 打发小的来问): someone else came,
+sent by them; the person did not (R58 on P6, the ftp fixers' round of stop 58)."""
+_NOT_SENT_GAP = rf"(?:(?!{SENT_SOMEONE})[^。！？!?，,“”]){{0,8}}?"
+"""The words a report lets stand between the person's time and the coming: up to eight, no sender (:data:`SENT_SOMEONE`)."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -2917,8 +2922,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
     # (group 2 a time of today, group 3 of yesterday: 来过 with 昨天 is a visit that ended, R56)
     reported = functools.cache(lambda: re.compile(
-        rf"({spoken})(?:({REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})|"
-        rf"({YESTERDAY})(?:[^。！？!?，,“”]{{0,8}}?)(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
+        rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{CAME_HERE})|"
+        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
     said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
@@ -3420,29 +3425,6 @@ moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR
 (:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
 明天中秋月饼) or a numeral a longer date (明天就是三月三十, not 三月三: T4, stop 55); silent on a question (明天是中秋吗？)
 and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
-FEAST_PASSED = re.compile(
-    rf"({_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
-    r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?(?=[，,。！!；;…”」\n]|$)(?![^。！!；;\n]*[？?])")
-"""A festival counted back from today in days (中秋过了才三天, 元宵节刚过去三天，…): in a lunar book today must be that many days
-after the festival's (:data:`LUNAR_FEAST_DAYS`), as :data:`FEAST_ON_DAY` moves today by a day word (T7, stop 58); the count
-closing its clause (过了三天的路 is no count from it), silent on a question."""
-
-
-def _feast_passed(sentence: str, month: int, day: int) -> str | None:
-    """The words of the first festival counted back in days (:data:`FEAST_PASSED`) that a lunar book's in-book
-    ``(month, day)`` is not that many days after (a day either way across a month's end, whose length is unknown), else
-    None; a festival still to come this year is last year's (除夕过了才三天 on 正月初三)."""
-    for passed in FEAST_PASSED.finditer(sentence):
-        days = _cn_int(passed.group("n"))
-        first_day, last_day = LUNAR_FEAST_DAYS[passed.group(1)]
-        since_last, since_first = ((_day_of_year(month, day, True) - _day_of_year(*on, True)) % _day_of_year(12, 30, True)
-                                   for on in (last_day, first_day))
-        slack = 0 if first_day[0] == month else 1
-        if days is not None and not since_last - slack <= days <= since_first + slack:
-            return passed.group()
-    return None
-
-
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -3845,16 +3827,32 @@ def _ways_differ(doing: str, other: str) -> bool:
     return ways == {"leave", "come"}
 
 
-def _comes_in(what: str, who: str) -> bool:
-    """Whether a dated event's words ``what`` name the comer ``who`` by a leading part of them (:data:`COMER_LEAST`
-    characters or more, the longest first; of the words after its last 的, the one it is: 县里的验收组) right before a
-    coming (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
-    who = who.rsplit("的", 1)[-1]
-    for k in range(len(who), COMER_LEAST - 1, -1):
-        at = what.find(who[:k])
+def _comer_at(what: str, who: str) -> tuple[int, int] | None:
+    """Where a dated event's words ``what`` name the comer ``who`` by a leading part of them (:data:`COMER_LEAST`
+    characters or more, the longest first; of the words after its last 的, the one it is: 县里的验收组), as ``(start,
+    end)``; None when they do not, or when an owner before that 的 is not named before it in the event's words that name
+    one there: 县里的检查组 is not 省里检查组 (R58 on T7, the ftp fixers' round of stop 58), 场部的验收组 is
+    场长带场部验收组's, and 团部的验收组 any 验收组 the event names without an owner."""
+    owner, _of, noun = who.rpartition("的")
+    for k in range(len(noun), COMER_LEAST - 1, -1):
+        at = what.find(noun[:k])
         if at >= 0:
-            return what[at + k:at + k + 1] in ARRIVING if at + k < len(what) else False
-    return False
+            return None if owner and what[:at] and owner not in what[:at] else (at, at + k)
+    return None
+
+
+def _comes_in(what: str, who: str) -> bool:
+    """Whether a dated event's words ``what`` name the comer ``who`` (:func:`_comer_at`) right before a coming
+    (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
+    at = _comer_at(what, who)
+    return at is not None and what[at[1]:at[1] + 1] in ARRIVING  # "" (the words' end) is no coming
+
+
+def _owned_by_another(what: str, who: str) -> bool:
+    """Whether a dated event's words name the comer's noun with another owner before it than the comer's own
+    (县里的检查组 and 省里检查组到盐场验收: two parties, whatever doing they share)."""
+    owner, _of, noun = who.rpartition("的")
+    return bool(owner) and noun[:COMER_LEAST] in what and _comer_at(what, who) is None
 
 
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
@@ -3868,7 +3866,7 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
     of = {w for w in (who, person) if len(w) >= 2}
     comes = set(verb) & ARRIVING
     found = {(what, on) for said, what, on in world.dated_by
-             if (len(verb) >= 2 and verb in what)
+             if (len(verb) >= 2 and verb in what and not _owned_by_another(what, who))
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
     if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
         found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
@@ -4144,19 +4142,31 @@ def _going_on_day(world: World, names: re.Pattern[str], now: str, sentences: lis
     return out
 
 
-def _another_day_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> int:
-    """Where ``sentence`` first names a day of the month (:data:`DAY_OF_GOING`: 五月初五晚上，…; 八月二十号傍晚，…) other
-    than the in-book date ``today``'s, else its length: someone placed after it is placed on that day, not now — a
-    telling of another day, in a quote or the narration (P6, stop 58: the dated past opening a quote, in 连续性-盲评十二,
-    十五, 十九, 二十四, 三十一, 三十四, 三十七 and 四十). No in-book date: no day is another."""
+DAY_SETTING = re.compile(r"的?(?:那天|那日|那晚|那夜|当天|当晚|夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|"
+                         r"凌晨){0,2}(?:[，,：:]|$)")
+"""What may follow a day of the month that sets the time of the clauses after it (五月初五晚上，马把头在南市…; 八月二十号
+那天，…): a part of the day, then the clause's end. A day followed by its own doing (七月二十号就要交茶了，…) is a deadline
+or a plan told of it, no setting for what comes after (R58 on P6, the ftp fixers' round of stop 58)."""
+_CLAUSE_END = re.compile(r"[，,；;。！？!?：:]")
+
+
+def _another_days_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> list[tuple[int, int]]:
+    """The spans of ``sentence`` told on a day of the month (:data:`DAY_OF_GOING`: 五月初五晚上，…; 八月二十号傍晚，…) other
+    than the in-book date ``today``'s: someone placed in one is placed on that day, not now — a telling of another day,
+    in a quote or the narration (P6, stop 58: the dated past opening a quote, in 连续性-盲评十二, 十五, 十九, 二十四, 三十一,
+    三十四, 三十七 and 四十). A day setting the time (:data:`DAY_SETTING`) spans the rest of the sentence; any other day
+    only the rest of its own clause (七月二十号就要交茶了，大根还在屯溪… places 大根 now). No in-book date: no day is
+    another."""
     if today is None:
-        return len(sentence)
+        return []
+    spans = []
     for m in DAY_OF_GOING.finditer(sentence):
         month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
         day = _cn_int(m.group("day"))
         if month is not None and day is not None and (month, day) != (today[2], today[3]):
-            return m.start()
-    return len(sentence)
+            end = _CLAUSE_END.search(sentence, m.end())
+            spans.append((m.start(), len(sentence) if DAY_SETTING.match(sentence, m.end()) or end is None else end.start()))
+    return spans
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
@@ -4523,8 +4533,6 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
                 said = feast_on.group()
                 break
-        if lunar and not said and month and day:
-            said = _feast_passed(sentence, month, day)
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and (not era or greg) and month is not None and day is not None:

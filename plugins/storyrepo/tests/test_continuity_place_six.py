@@ -12,7 +12,7 @@ Two ways of writing the development books used and the checks passed over:
   so 你姐, 我哥 named nobody. Read only where the character ends its phrase (的姐妹, 的哥们 are other words).
 - a false alarm: someone placed somewhere in a telling that opens on another day of the month (五月初五晚上，X在Y…,
   八月二十号傍晚，…; a quote's dated past in 连续性-盲评十二, 十五, 十九, 二十四, 三十一, 三十四, 三十七, 四十) was read as where
-  they are now (:func:`lw_storyrepo.continuity._another_day_at`). The in-book date itself, or no date, is now.
+  they are now (:func:`lw_storyrepo.continuity._another_days_at`). The in-book date itself, or no date, is now.
 
 Every sentence here is written for this file (a 1963 皖南 tea town); none comes from a labelled draft.
 """

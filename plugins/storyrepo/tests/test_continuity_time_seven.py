@@ -6,10 +6,11 @@ and the near misses.
 - a coming said on a day ahead with the comer **before** the day word (检查组大后天就到了, 站长明天就回盐场): the comer read
   as :data:`COME_IN`'s is, against the one day the book gives that coming — found, when no event is said of the comer,
   by the comer named inside the dated event's own words right before a coming (八月二十日省里检查组到盐场验收 for
-  检查组; a leading part of the comer, 检查组 of 检查组长, or the words after its last 的, 检查组 of 盐务局的检查组);
+  检查组; a leading part of the comer, 检查组 of 检查组长, or the words after its last 的 when the event names that owner or none, 检查组 of 省里的检查组);
   a coming said on a day ahead is silent when it is the dated day, when the comer leaves (明天就走), when the comer is
   someone the book dates no coming for, when the date named is gone by, and when the sentence is told as past;
-- a festival counted back in days in a lunar book (中秋过了才三天) must leave today that many days after it;
+- (a festival counted back in days, 中秋过了才三天, was read here too and dropped by the ftp fixers' round of stop 58: a
+  past event told by its distance from a festival is ordinary backstory; see ``test_stop58_review_fixes_ftp.py``);
 - an entry written now on a new page of a book, whatever the book is called (在晒盐册新的一页上写下：…), heads with
   today.
 """
@@ -56,7 +57,7 @@ def test_the_comer_before_the_day_word_is_read() -> None:
 def test_a_coming_named_in_the_dated_event_on_another_day() -> None:
     # the lore: 八月二十日省里检查组到盐场验收 — six days after the fourteenth, not three
     assert timed("卞玉珍拨着算盘说：“检查组大后天就到了，盐坨得赶紧苫好。”")
-    assert timed("“盐务局的检查组明天就来，”卞玉珍说。")
+    assert timed("“省里的检查组明天就来，”卞玉珍说。")  # the owner the event's words name (盐务局的 is another's: R58)
     assert timed("“检查组同志明天就到了。”")  # the comer's leading part named in the event's words  # the comer after its 的 named in the event's words
 
 
@@ -75,20 +76,6 @@ def test_a_leaving_an_undated_comer_a_gone_day_or_a_past_telling_is_silent() -> 
     assert not timed("卞玉珍说：“俺表哥明天就到了，来帮着晒盐。”")  # nobody the book dates a coming for
     assert not timed("卞玉珍说：“检查组明天就到了。”", "一九六三年八月二十五日 星期日")  # their day is gone by
     assert not timed("那年卞玉珍说过，检查组大后天就到了，结果一等就是半个月。")  # told as past (那年)
-
-
-def test_a_festival_counted_back_in_days_in_a_lunar_book() -> None:
-    # 中秋 is the fifteenth of the eighth month: three days after it is the eighteenth, not the tenth
-    assert timed("中秋过了才三天，月饼还剩半盒，卞玉珍说留着待客。", "光绪十年八月初十")
-    assert timed("除夕刚过去三天，院里的鞭炮屑还没扫。", "光绪十一年正月初九")
-
-
-def test_a_festival_counted_back_on_its_day_a_question_a_road_or_a_gregorian_book_is_silent() -> None:
-    assert not timed("中秋过了才三天，月饼还剩半盒。", "光绪十年八月十八")
-    assert not timed("除夕刚过去三天，院里的鞭炮屑还没扫。", "光绪十一年正月初三")  # last year's 除夕, 腊月三十
-    assert not timed("中秋过了才三天？我怎么觉着有半个月了。", "光绪十年八月初十")  # asked
-    assert not timed("中秋过了三天的路，才走到盐场。", "光绪十年八月初十")  # a road's length, no count from it
-    assert not timed("中秋过了才三天，月饼还剩半盒。")  # a Gregorian book's day is no lunar one
 
 
 def test_an_entry_on_a_new_page_of_a_book_of_any_name_heads_with_today() -> None:
