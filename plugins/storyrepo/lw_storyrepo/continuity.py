@@ -78,7 +78,7 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
+from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, TOLD_BACK, Ladder, RankReader, reached, steps
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring
 
@@ -3168,7 +3168,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 马工段长, 顾主任: an alias the card gives, its own (the rank alone names its one holder
                 # only as a person: 韩工段长 still says 韩 is one)
             tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
-            below = ASPIRE.search(tail) is not None
+            aspired = ASPIRE.search(tail)
+            if aspired and reached(tail):
+                continue  # 当了四年学徒才熬上水手: at the stage, not below it
+            if sentence.startswith(GROUP_OF, r.end()):
+                continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
+            if TOLD_BACK.search(tail) and _quoted_at(lines[i], col - 1 + r.start()):
+                continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
+            below = aspired is not None
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
             said_text = full.group() if full else stage
             levelled = bool(full and (full.group(2) or full.group(3)))
@@ -4808,6 +4815,10 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
     return names.search(description) is None and GIVING.search(bare) is None and NOT_USE.search(bare) is None
 
 
+OPENS_WORDS = "“"
+"""What opens someone's words inside a sentence: :func:`_subjectless` gives its clauses after it to nobody (H11, stop 58)."""
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
@@ -4818,6 +4829,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+        if first is not None and k > 0 and OPENS_WORDS in clause:
+            break  # 常叔站起来，拍拍土，“去，把你那块纤板拿来…”: the clauses after a quote opens are words said, not acts
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
