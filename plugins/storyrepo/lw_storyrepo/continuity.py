@@ -419,6 +419,9 @@ LIKE_AFTER = re.compile(r"[^，,；;：:。！？“”\n]{0,6}?(?:一模一样|
 """A thing inside a comparison's frame (跟马把头签筒里的一样, 和乌鞘刀刀柄上一样, 和乌木尺背面一样): a comparison word in
 its clause a few characters before it — an owner or a name may stand between — and 一样/似的 a few after: it is named
 to say what another looks like, not used (H10, stop 57: three books' good text)."""
+SHAPED = re.compile(r"(?:形|状|样)的")
+"""Right after a thing, what makes it the shape of another (鱼形的铜符, 月牙形的焦痕, 那个葫芦样的押): the thing is named
+to say what the other looks like, not used (H11, stop 58: 形 from four books' good text, 样 from one)."""
 LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
@@ -1526,8 +1529,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
                 if at > 0 and (LIKE.search(sentence, max(0, at - 2), at)
-                               or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))):
-                    continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长: a comparison
+                               or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))
+                               or SHAPED.match(sentence, at + len(said))):
+                    continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长, 那个葫芦样的押: a comparison
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]

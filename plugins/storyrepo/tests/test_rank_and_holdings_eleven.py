@@ -66,3 +66,10 @@ def test_a_thing_in_words_opened_inside_a_sentence_is_not_the_subjects_use() -> 
     # the same sentence with the act in the narration is the subject's use
     assert any(m.startswith("韩老三") and "扁担" in m
                for m in _found("韩老三站起来，拍了拍手上的灰，拿起扁担看了看。", "持有"))
+
+
+def test_a_thing_named_as_a_shape_is_not_used() -> None:
+    assert _found("韩老三在地上画了个扁担形的记号，又看了一遍。", "持有") == []
+    assert _found("韩老三盯着那个铜秤样的印子看了半天。", "持有") == []
+    # the thing itself, not its shape
+    assert any(m.startswith("韩老三") and "铜秤" in m for m in _found("韩老三拿起铜秤看了半天。", "持有"))
