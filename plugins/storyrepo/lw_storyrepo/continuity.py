@@ -78,7 +78,7 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
+from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, TOLD_BACK, Ladder, RankReader, reached, steps
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring
 
@@ -419,6 +419,9 @@ LIKE_AFTER = re.compile(r"[^，,；;：:。！？“”\n]{0,6}?(?:一模一样|
 """A thing inside a comparison's frame (跟马把头签筒里的一样, 和乌鞘刀刀柄上一样, 和乌木尺背面一样): a comparison word in
 its clause a few characters before it — an owner or a name may stand between — and 一样/似的 a few after: it is named
 to say what another looks like, not used (H10, stop 57: three books' good text)."""
+SHAPED = re.compile(r"(?:形|状|样)的")
+"""Right after a thing, what makes it the shape of another (鱼形的铜符, 月牙形的焦痕, 那个葫芦样的押): the thing is named
+to say what the other looks like, not used (H11, stop 58: 形 from four books' good text, 样 from one)."""
 LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
@@ -1526,8 +1529,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
                 if at > 0 and (LIKE.search(sentence, max(0, at - 2), at)
-                               or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))):
-                    continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长: a comparison
+                               or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))
+                               or SHAPED.match(sentence, at + len(said))):
+                    continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长, 那个葫芦样的押: a comparison
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]
@@ -3173,7 +3177,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 马工段长, 顾主任: an alias the card gives, its own (the rank alone names its one holder
                 # only as a person: 韩工段长 still says 韩 is one)
             tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
-            below = ASPIRE.search(tail) is not None
+            aspired = ASPIRE.search(tail)
+            if aspired and reached(tail):
+                continue  # 当了四年学徒才熬上水手: at the stage, not below it
+            if sentence.startswith(GROUP_OF, r.end()):
+                continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
+            if TOLD_BACK.search(tail) and _quoted_at(lines[i], col - 1 + r.start()):
+                continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
+            below = aspired is not None
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
             said_text = full.group() if full else stage
             levelled = bool(full and (full.group(2) or full.group(3)))
@@ -4816,6 +4827,10 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
     return names.search(description) is None and GIVING.search(bare) is None and NOT_USE.search(bare) is None
 
 
+OPENS_WORDS = "“"
+"""What opens someone's words inside a sentence: :func:`_subjectless` gives its clauses after it to nobody (H11, stop 58)."""
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
@@ -4826,6 +4841,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+        if first is not None and k > 0 and OPENS_WORDS in clause:
+            break  # 常叔站起来，拍拍土，“去，把你那块纤板拿来…”: the clauses after a quote opens are words said, not acts
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)

@@ -286,6 +286,26 @@ NOT_NOW_MARKS = re.compile(
     r"将来|以后|日后|明年|后年|迟早|早晚|总有一天|等到|等他|等她|"
     r"听说|据说|传言|传闻|谣传|谣言|风言风语|有人说|都说|人说|听人说")
 """A rank said of another time, a hypothesis, the future or a rumour: not the card's now."""
+REACHED = re.compile(r"(?:才|刚|刚刚|终于|总算|好不容易|已经|早就|早已)(?:熬|当|升|评|考|混|晋升)(?:上|到)了?(?:一?个)?$")
+"""A stage reached (当了四年学徒才熬上水手, 那时候他刚当上排头, 打了三年荷才熬上砧板): the verbs of :data:`ASPIRE` with
+their result said done — someone at the stage, not below it (H11, stop 58: three books' good text)."""
+NOT_YET = re.compile(r"明年|下个?月|下回|将来|往后|以后|等到|还没|没有?")
+"""A time to come or a not-yet before a stage reached (明年才升到, 还没熬到): :data:`REACHED` does not hold."""
+GROUP_OF = "们"
+"""After a stage, what makes it a group (脚夫们, 弟子们, 水手们): the people of that stage, nobody's own (H11, stop 58)."""
+TOLD_BACK = re.compile(r"(?:^|[，,：:“])\s*(?:后来|(?![等到要若如假])[^，,。！？“”：:]{2,12}的时候[，,])")
+"""A past told in someone's words before a stage (“你爹教我这个扣的时候，他还是纤夫”, “后来他当了舵工”): a clause
+opened on 后来, or on a time of something done (…的时候, not 等/到/要是/如果… a time to come) — the stage is of then,
+not the card's now (H11, stop 58; the way of telling a past in speech is in many books' good text)."""
+
+
+def reached(before: str) -> bool:
+    """Whether ``before`` (the text up to a stage) ends on the stage reached (:data:`REACHED`), in a clause saying no time
+    to come and no not-yet (:data:`NOT_YET`)."""
+    done = REACHED.search(before)
+    return done is not None and not NOT_YET.search(re.split(r"[，,；;：:“”]", before[:done.start()])[-1])
+
+
 NEGATED = re.compile(r"(?<!不过)(?<!只不)不是|不再是|早不是|已不是|已经不是|再也不是|并非|并不是|哪是|哪里是|不算|没当|没做")
 DOWN_WORDS = re.compile(r"沦为|降职|降级|降了级|降了职|降为|降成|降到|降位|降了位|撤职|撤了职|免职|免了职|革职|革去|罢免|罢官|罢了官|"
                         r"贬为|贬到|贬成|被贬|贬了|撸了|撸掉|撸下|撸成|一撸到底|打回|被打回|跌落|跌境|跌回|退回|褫夺|削去|夺了|"
@@ -519,6 +539,19 @@ class RankReader:
             return []
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
+        marks: dict[int, tuple[list[int], list[int]]] = {}  # line -> where its quotes open and close, read once a line
+
+        def quoted(i: int, at: int) -> bool:
+            if lines is None:
+                return False
+            if i not in marks:
+                marks[i] = ([k for k, c in enumerate(lines[i]) if c == "“"], [k for k, c in enumerate(lines[i]) if c == "”"])
+            opening, closing = marks[i]
+            return bisect.bisect_left(opening, at) > bisect.bisect_left(closing, at)
+
+        def not_of_now(before: str, i: int, at: int) -> bool:
+            return reached(before) or (TOLD_BACK.search(before) is not None and quoted(i, at))
+
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
         for i, col, sentence in sentences:
             before = paragraph[1] if paragraph[0] == i else ""
@@ -538,6 +571,8 @@ class RankReader:
                 # a window, not the whole sentence: a sentence of thousands of ranks is read once per rank over a few characters
                 before = sentence[max(0, r.start() - LOOK_BACK):r.start()]
                 clause = re.split(r"[，,；;：:“]", before)[-1]
+                if sentence.startswith(GROUP_OF, r.end()) or not_of_now(before, i, col - 1 + r.start()):
+                    continue
                 if NOT_NOW_MARKS.search(before) or NEGATED.search(clause) \
                         or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
                     continue
