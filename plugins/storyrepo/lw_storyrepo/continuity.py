@@ -2211,10 +2211,13 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        if NOT_NOW.search(narration) or DAY_RECALLED.search(narration):  # 明天记得去领 said in the scene is no memory
+        if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
             continue
-        hits = [(m.start(), m.group(1)) for m in act.finditer(narration) if not MADE_THING.match(narration, m.end())]
-        hits += _carried(narration, lead, anyone, clause_act)
+        recalled = DAY_RECALLED.search(narration)  # the scene remembered from that sentence on, not before it
+        until = recalled.start() if recalled else len(narration)
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration, 0, until)
+                if not MADE_THING.match(narration, m.end())]
+        hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
         visited: dict[str, bool] = {}
@@ -2254,10 +2257,12 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     return out
 
 
-DAY_RECALLED = re.compile(r"(?<=[。！？!?])\s*那一?[天日晚夜]")
+DAY_RECALLED = re.compile(r"(?<=[。！？!?])\s*那一?(?:天(?!井|空|花|平|鹅|线|才|真|窗|桥|色|亮|棚|地|气|上|河)|"
+                          r"日(?!头|子|本|光|记|历)|晚(?!饭|霞|报|辈|年|餐|会)|夜(?!色|空|宵|壶|校|班|幕|风))")
 """A remembered day opening a sentence inside a paragraph (他削着削着，手慢了下来。那天傍晚，老孟也是蹲在这个地方…): for the
-acts of the dead and the held (:func:`_acting`), the paragraph's scene is a remembered one, as it is for one opening on it
-(:data:`REMEMBERED_DAY`)."""
+acts of the dead and the held (:func:`_acting`), the scene is a remembered one from that sentence on, as a paragraph's is
+for one opening on it (:data:`REMEMBERED_DAY`) — the day word alone (not 那天井, 那日头, 那晚饭, 那夜色: R58 at stop 58),
+and not the sentences before it."""
 MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
 """After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
 doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
@@ -2407,6 +2412,14 @@ LED = re.compile(r"\s*(?:[阿老小][\u4e00-\u9fff](?![着了地过])|[\u4e00-\u
 """A clause that opens on someone no card names (阿娇已经低下头, 小军一听): what follows is theirs, not the card's."""
 DONE_FOR = re.compile(r"被(?![子褥单面窝头套])|由人|让人|叫人|请人|托人")
 """What makes a person's act in its clause another's doing for them (被抬下了床, 让人扶着走到门口; not 被子, a quilt)."""
+WATCHED_OR_SENT = re.compile(r"(?:看着|望着|瞧着|盯着|听着|等着|目送)[\u4e00-\u9fff]|把[^，,；;：:]{1,6}?[送推扶抬背架搀领带]")
+"""Before an act in its clause, someone watched or sent (小凤仙看着师妹一个人上了台, 把师妹送上了台): the act is the other's,
+not the one who watches or sends (R58 at stop 58)."""
+HELPED = re.compile(r"[架扶搀背抬拖]着\s*$")
+CARRIED_BY = re.compile(r"被[^，,；;：:]{0,8}?[架扶搀背抬拖]着")
+"""Someone walked by others (两个后生架着刘满仓一步一步挪, 刘满仓被两个后生架着，一步一步挪): :data:`HELPED` right before
+the person named in the clause, :data:`CARRIED_BY` in any clause the act follows on from — their legs do not walk it
+(R58 at stop 58)."""
 PERSONS = re.compile(rf"[{''.join(HE)}我你]")
 """A pronoun standing for someone (:data:`HE`, 我, 你)."""
 
@@ -2426,14 +2439,18 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
     begin = max(narration.rfind(c, max(0, at - TOLD_SPAN), at) for c in "。！？!?") + 1
     sentence = narration[max(begin, at - TOLD_SPAN):at]
     clauses = re.split(r"[，,；;：:]", sentence)
-    if DONE_FOR.search(clauses[-1]):
-        return False  # 被抬下了床, 由人扶着走到: another's doing
+    if DONE_FOR.search(clauses[-1]) or WATCHED_OR_SENT.search(clauses[-1]):
+        return False  # 被抬下了床, 由人扶着走到: another's doing; 看着师妹上了台: the other's act
     for clause in reversed(clauses):
+        if CARRIED_BY.search(clause):
+            return False
         firsts = sorted((m for m in [*anyone.finditer(clause), *PERSONS.finditer(clause)]
                          if not (m.start() > 0 and clause[m.start() - 1] in NOT_SUBJECT)
                          and clause[m.end():m.end() + 1] != "的"), key=lambda m: m.start())
         if firsts:
             said = firsts[0].group()
+            if HELPED.search(clause, 0, firsts[0].start()):
+                return False
             if said in HE:
                 gender = world.gender.get(who) or world.kin_gender.get(who)
                 if named() != {who} or (gender is not None and gender != said):

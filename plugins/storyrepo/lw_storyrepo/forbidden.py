@@ -52,7 +52,10 @@ PARTS = ("右手", "左手", "双手", "两手", "两只手", "手", "右腿", "
          "嗓子", "喉咙", "眼睛", "腰")
 """Parts of the body a state may leave unable (右手叫热油烫了, 嗓子倒了仓)."""
 _PARTS = "|".join(sorted(PARTS, key=len, reverse=True))
-UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起|(?<=[握拿抓攥捏端])不住)")
+NOT_THE_PART = "下艺头段面包"
+"""After a part's word, what makes it another word (手下, 手艺, 手头, 手段, 眼下, 腰包): no part of the body named (R58 at
+stop 58: 手下那几个老油条他拿不住 — people not held — bars no hand)."""
+UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})(?![{NOT_THE_PART}])[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起|(?<=[握拿抓攥捏端])不住)")
 """A part that cannot do a thing: 右手什么也拿不了 (右手, 拿), 嗓子一个音也唱不出来 (嗓子, 唱), 右手握不住东西 (右手, 握; 不住
 only after a verb of holding: 手也闲不住 is a busy hand)."""
 KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|牢|监|狱|病房)|离不开(?:病房|医院|病床|床|屋|家|岛|山)|"
@@ -81,35 +84,53 @@ _KIN_OF = {verb: row for row in ACT_KIN for verb in row}
 ANYTHING = ("东西", "重物", "重东西", "重活", "力气", "活", "")
 """A barred act's thing that is no thing in particular (搬不得东西, 扛不得): not read — a carrying or pulling verb alone is
 too common a word for a body (背着手, 抬起头, 拉着他的手) to hold the card to."""
+SPAN = re.compile(r"多久|多少?(?:天|日子|年|时候|时间)|几(?:天|日|年|个?月)|[一二三两几]?个?时辰")
+"""A barred act's "thing" that is a span of time (撑不了多久, 熬不了几天): how long someone lasts, no act with a thing (R58
+at stop 58)."""
 BARRED_ACT = re.compile(r"(?:^|(?<=[、，,；;也还更又他她]))(?P<fronted>[\u4e00-\u9fff]{2}(?:更|也|还)?)?(?P<verb>[\u4e00-\u9fff])(?:不得|不了)"
                         r"(?P<thing>[\u4e00-\u9fff]{0,3}?)(?=[、，,；;。！!\n]|$)")
 """A card's clause barring an act with its thing, after it or fronted before it (上不得船, 拉不得纤, 拾不了花, 跳板更上不得):
 the verb (one of :data:`ACT_KIN`) and the thing."""
 NOT_A_THING = re.compile(r"[他她你我们也都还更又就不]")
 """What a fronted thing of :data:`BARRED_ACT` cannot hold: it is a subject or an adverb (他们扛不得), not the thing."""
-ACT_GAP = r"[着了起过住]?[^，,。；;！？!?“”\n没不别的在是有]{0,5}?"
+OTHER_VERBS = "想看望瞧听说问叫等做干吃喝坐站走跑睡哭笑"
+"""Verbs of another act that cannot stand between a barred act's verb and its thing (背着手想事: a posture, then a
+thought; R58 at stop 58)."""
+ACT_GAP = rf"[着了起过住]?[^，,。；;！？!?“”\n没不别的在是有{OTHER_VERBS}]{{0,5}}?"
 """What may stand between a barred act's verb and its thing in the prose (拽了一把纤绳, 撑着长篙, 走上了跳板): an aspect and a
-measure or a modifier, not a 的 (河上的船: a place, not boarding) nor 在/是/有."""
+measure or a modifier, not a 的 (河上的船: a place, not boarding) nor 在/是/有, nor another verb (:data:`OTHER_VERBS`)."""
 BOARDING = "上登"
 """The row of :data:`ACT_KIN` whose verb is also a direction (爬上, 走上): read only with its thing, never done well."""
-DONE_WELL = r"得(?:比|飞快|很|真|又快|又稳|极|最|利索|麻利|起劲)"
-"""A degree told after an act (拾得比谁都快, 扛得稳稳当当): the act done now, and well."""
+BOARDED_PART = "头尾背身沿边上里来去了就便后时"
+"""What may follow a boarded thing's word (跨上排头, 跨上马背, 摸上船来, 上了船就): a part of it, a direction or what goes on
+in time — any other character
+makes another word (上了台阶, 台灯: R58 at stop 58)."""
+DONE_WELL = r"得(?:比|飞快|又快|又稳|利索|麻利|起劲)"
+"""A degree of skill or speed told after an act (拾得比谁都快, 摘得又快又稳): the act done now, and well — not a bare
+得很/得真 (撑得很吃力: hard done, R58 at stop 58)."""
 
 
 def _barred_act(verb: str, thing: str) -> str:
     """What reads as doing a barred act (:data:`BARRED_ACT`): any verb of its row (:data:`ACT_KIN`) done to the thing (a
-    子 or 儿 after it dropped: 梯子 → 梯), or the verb itself told done well (:data:`DONE_WELL`; not :data:`BOARDING`)."""
+    子 or 儿 after it dropped: 梯子 → 梯), or the verb itself told done well (:data:`DONE_WELL`); boarding
+    (:data:`BOARDING`) only right after the verb, the thing a whole word (:data:`BOARDED_PART`)."""
     head = thing.rstrip("子儿") or thing
-    act = rf"[{_KIN_OF[verb]}]{ACT_GAP}{re.escape(head)}"
-    return act if verb in BOARDING else rf"{act}|{re.escape(verb)}{DONE_WELL}"
+    if verb in BOARDING:  # the thing right after the verb (an aspect aside), a whole word (上了台, not 上了台阶)
+        return rf"[{BOARDING}]了?{re.escape(thing)}(?![^{BOARDED_PART}\W\d])"
+    return rf"[{_KIN_OF[verb]}]{ACT_GAP}{re.escape(head)}|{re.escape(verb)}{DONE_WELL}"
 
 
 WRITTEN = "字|名|号|信|书|账|单|牌|标语|告示|布告|通知|报|方|榜|契|帖|簿|册|条子|纸条|字条"
 """Things written to be read (a name, a letter, a notice, a paper, a prescription, a list)."""
+NOT_WRITTEN_BEFORE = "被床地"
+NOT_WRITTEN_AFTER = "箱包架桌柜房位向便衣"
+"""Around a one-character written thing, what makes it a word for no written thing (被单, 床单, 地方; 书箱, 书包, 书架,
+单位, 方向, 单衣): a thing looked at is no reading (R58 at stop 58)."""
+_WRITTEN_WORD = rf"(?<![{NOT_WRITTEN_BEFORE}])(?:{WRITTEN})(?![{NOT_WRITTEN_AFTER}])"
 _UNGIVEN = r"[^，,。；;！？!?“”\n没不别给]"
 """A piece of one clause with no negation and no 给 in it (把信递给他看: shown to another, not read)."""
 READING = (rf"把{_CLAUSE}{{0,10}}?(?:{WRITTEN}){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
-           rf"把{_UNGIVEN}{{0,10}}?(?:{WRITTEN}){_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
+           rf"把{_UNGIVEN}{{0,10}}?{_WRITTEN_WORD}{_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
            rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
 """Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前看了半天,
 一行一行看下去; not 念给…听: read to them; nor 把信递给他看: shown to another)."""
@@ -250,7 +271,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                 for bar in BARRED_ACT.finditer(clause):
                     fronted = (bar.group("fronted") or "").rstrip("更也还")
                     thing = bar.group("thing") or ("" if NOT_A_THING.search(fronted) else fronted)
-                    if bar.group("verb") in _KIN_OF and thing not in ANYTHING \
+                    if bar.group("verb") in _KIN_OF and thing not in ANYTHING and not SPAN.fullmatch(thing) \
                             and not _held_in(clause, others, alias_lengths) \
                             and not ANOTHERS_OR_PAST.search(clause, 0, bar.start("verb")):
                         words = bar.group() if thing == fronted else bar.group()[bar.start("verb") - bar.start():]
