@@ -411,34 +411,24 @@ class _Lexicon:
         word starts with (jieba keeps every word's beginnings) has none, without a search."""
         if word not in self.freq:
             return []
-        words = self._words
-        if words is None:
-            words = self._words = sorted(w for w, f in self.freq.items() if f)
-        out = []
-        k = bisect_right(words, word)
-        while k < len(words) and words[k].startswith(word):
-            nxt = words[k][len(word)]
-            longer = word + nxt
-            if self.freq.get(longer) and self.tags.get(longer, "").startswith("n"):
-                out.append(longer)
-            # on to the next character after ``word``: one step for each, not one for each word beginning with it
-            k = bisect_left(words, word + chr(ord(nxt) + 1), k)
-        return out
+        return [word + c for c in self._next_characters(word)
+                if self.freq.get(word + c) and self.tags.get(word + c, "").startswith("n")]
 
     def words_after(self, head: str) -> list[str]:
         """The dictionary's two-character words that begin with the character ``head`` (路 → 路上, 路过, …)."""
+        return [head + c for c in self._next_characters(head) if self.freq.get(head + c)]
+
+    def _next_characters(self, prefix: str) -> Iterator[str]:
+        """Each character that follows ``prefix`` in some dictionary word, in order: one search step for each
+        character, not one for each word beginning with ``prefix + character``."""
         words = self._words
         if words is None:
             words = self._words = sorted(w for w, f in self.freq.items() if f)
-        out = []
-        k = bisect_right(words, head)
-        while k < len(words) and words[k].startswith(head):
-            word = words[k][:2]
-            if self.freq.get(word):
-                out.append(word)
-            # on to the next second character: one step for each, not one for each word beginning with it
-            k = bisect_left(words, head + chr(ord(word[1]) + 1), k)
-        return out
+        k = bisect_right(words, prefix)
+        while k < len(words) and words[k].startswith(prefix):
+            nxt = words[k][len(prefix)]
+            yield nxt
+            k = bisect_left(words, prefix + chr(ord(nxt) + 1), k)
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
