@@ -2,7 +2,7 @@
 
 - **A stage just reached is the stage now** (刚当上灶丁, 才熬上灶丁): compared with the card like any stage said, not
   skipped — a reached stage lower than the card is a slip, a higher one a promotion to record.
-- **A past told in speech** (:data:`lw_storyrepo.ranks.TOLD_BACK`) is read in the rank's own clause only, and never
+- **A past told in speech** (:func:`lw_storyrepo.ranks.told_back`) is read in the rank's clause and the one before it, never
   where that clause says now (如今, 现在…); 后来的事 (a noun phrase) tells no past.
 - **A quote opened inside a sentence** skips only the clauses while it is open: 说了句“走”，扛起扁担 is the subject's
   act once the quote has closed.
