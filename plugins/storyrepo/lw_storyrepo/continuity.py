@@ -78,9 +78,9 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, TOLD_BACK, Ladder, RankReader, reached, steps
+from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring
+from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -1436,7 +1436,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if whose is not None and (NOT_ANOTHERS.search(whose) or not (names.search(whose) or HE_ONE_OR_YOU.search(whose))):
                     continue
                 if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(4)) \
-                        or _quoted_at(lines[i], col - 1 + m.start()):
+                        or quoted_at(lines[i], col - 1 + m.start()):
                     continue
                 # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
                 if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
@@ -1498,7 +1498,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if _post_of_another(world, sentence, start, who):
                     continue  # 罗镶头把酒葫芦摸出来: another surname before the post one card holds is someone else
                 who = aliases.get(who, who)
-                if who in HE and _quoted_at(lines[i], col - 1 + start):
+                if who in HE and quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
                 if who in HE:
                     said_to = sentence.rfind(who, 0, start)
@@ -1541,7 +1541,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
-                if _quoted_at(lines[i], col - 1 + start) \
+                if quoted_at(lines[i], col - 1 + start) \
                         and _told_as_past(world, aliases, _words_before(lines[i], col - 1 + start), who):
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
@@ -3195,13 +3195,12 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 # only as a person: 韩工段长 still says 韩 is one)
             tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
             aspired = ASPIRE.search(tail)
-            if aspired and reached(tail):
-                continue  # 当了四年学徒才熬上水手: at the stage, not below it
             if sentence.startswith(GROUP_OF, r.end()):
                 continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
-            if TOLD_BACK.search(tail) and _quoted_at(lines[i], col - 1 + r.start()):
+            if told_back(tail) and quoted_at(lines[i], col - 1 + r.start()):
                 continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
-            below = aspired is not None
+            now_reached = aspired is not None and reached(tail)  # 刚当上灶丁, 才熬上水手: the stage now, not below it
+            below = aspired is not None and not now_reached
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
             said_text = full.group() if full else stage
             levelled = bool(full and (full.group(2) or full.group(3)))
@@ -3220,13 +3219,13 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 at = col - 1 + r.start()
                 # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the
                 # narration's 山匠蒋烟杆 says what he is
-                who, titled = after.group(), _quoted_at(lines[i], at)
+                who, titled = after.group(), quoted_at(lines[i], at)
             elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
                 who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
                 who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
-            elif levelled or below or (being := BEING.search(tail)) or (apposed := APPOSED.search(tail)):
+            elif levelled or below or now_reached or (being := BEING.search(tail)) or (apposed := APPOSED.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
                 if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[max(0, spans[before - 1][0] - LOOK_BACK):spans[before - 1][0]]) \
                         and COMPARED.match(sentence, spans[before - 1][1]):
@@ -4845,7 +4844,11 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
 
 
 OPENS_WORDS = "“"
-"""What opens someone's words inside a sentence: :func:`_subjectless` gives its clauses after it to nobody (H11, stop 58)."""
+"""What opens someone's words inside a sentence: :func:`_subjectless` gives the clauses while they are open to nobody
+(H11, stop 58)."""
+CLOSES_WORDS = "”"
+"""What closes them: the clauses after are the sentence's narration again (说了句“走”，扛起扁担 — the second outside
+reader, stop 58)."""
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
@@ -4857,9 +4860,13 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
     at = 0
+    open_words = 0  # quotes opened and not yet closed before the clause
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
-        if first is not None and k > 0 and OPENS_WORDS in clause:
-            break  # 常叔站起来，拍拍土，“去，把你那块纤板拿来…”: the clauses after a quote opens are words said, not acts
+        opened_before = open_words > 0
+        open_words = max(0, open_words + clause.count(OPENS_WORDS) - clause.count(CLOSES_WORDS))
+        if first is not None and k > 0 and (opened_before or open_words > 0):
+            at += len(clause)
+            continue  # 常叔站起来，拍拍土，“去，把你那块纤板拿来…”: a clause of open quoted words is said, not done
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
@@ -5109,7 +5116,7 @@ def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
 def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:
     """Who says the quoted words at position ``at`` of ``line`` (one of the line's ``voices``; a speaker the text does
     not name — turn-taking, a pronoun — only when ``guess``); None outside quotes or when no voice holds that place."""
-    if not _quoted_at(line, at):
+    if not quoted_at(line, at):
         return None
     return next((v.speaker for v in voices if v.column - 1 <= at < v.column - 1 + len(v.words)
                  and (guess or not getattr(v, "guessed", False))), None)
@@ -5318,7 +5325,7 @@ def _words_before(line: str, at: int) -> str:
     """The :data:`PAST_LOOK` characters of ``line`` before ``at``, opened with a quote mark when the window starts inside
     quoted words (its quoted words then read as such)."""
     start = max(0, at - PAST_LOOK)
-    return ("“" if start and _quoted_at(line, start) else "") + line[start:at]
+    return ("“" if start and quoted_at(line, start) else "") + line[start:at]
 
 
 def _told_as_past(world: World, aliases: dict[str, str], words_before: str, who: str) -> bool:
@@ -5330,26 +5337,6 @@ def _told_as_past(world: World, aliases: dict[str, str], words_before: str, who:
     if NOT_NOW.search(words):
         return True
     return str((world.cards.get(aliases.get(who, who)) or {}).get("状态") or "").startswith(DEAD)
-
-
-def _quoted_at(line: str, at: int) -> bool:
-    """Whether position ``at`` of ``line`` lies inside quoted words (more “ than ” before it). Far into a line, the
-    quote marks before ``at`` are counted from the line's marks, found once (:func:`_quote_marks`): a line of
-    thousands of pronouns counted its start again for each (A13, stop 54)."""
-    if at <= QUOTES_COUNTED:
-        return line.count("“", 0, at) > line.count("”", 0, at)
-    opening, closing = _quote_marks(line)
-    return bisect.bisect_left(opening, at) > bisect.bisect_left(closing, at)
-
-
-QUOTES_COUNTED = 2000
-"""How far into a line :func:`_quoted_at` counts the quote marks before a place by reading them again."""
-
-
-@functools.lru_cache(maxsize=16)
-def _quote_marks(line: str) -> tuple[list[int], list[int]]:
-    """Where ``line``'s opening and closing quote marks (“ ”) stand, in order."""
-    return [k for k, c in enumerate(line) if c == "“"], [k for k, c in enumerate(line) if c == "”"]
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.numerals import chinese, value
-from lw_storyrepo.wordsre import first_end
+from lw_storyrepo.wordsre import first_end, quoted_at
 
 # --- ladders ---------------------------------------------------------------------------------------
 
@@ -293,10 +293,33 @@ NOT_YET = re.compile(r"明年|下个?月|下回|将来|往后|以后|等到|还�
 """A time to come or a not-yet before a stage reached (明年才升到, 还没熬到): :data:`REACHED` does not hold."""
 GROUP_OF = "们"
 """After a stage, what makes it a group (脚夫们, 弟子们, 水手们): the people of that stage, nobody's own (H11, stop 58)."""
-TOLD_BACK = re.compile(r"(?:^|[，,：:“])\s*(?:后来|(?![等到要若如假])[^，,。！？“”：:]{2,12}的时候[，,])")
-"""A past told in someone's words before a stage (“你爹教我这个扣的时候，他还是纤夫”, “后来他当了舵工”): a clause
-opened on 后来, or on a time of something done (…的时候, not 等/到/要是/如果… a time to come) — the stage is of then,
-not the card's now (H11, stop 58; the way of telling a past in speech is in many books' good text)."""
+LATER = re.compile(r"\s*后来(?![的嘛呢啊呀吧么])")
+"""后来 opening a clause (后来他当了舵工, 后来，…), not 后来的事 (a noun phrase) or 后来嘛 (a pause): a past told on."""
+WHEN = re.compile(r"^\s*(?![等到要若如假])[^，,。！？“”：:]{2,12}的时候$")
+"""A clause of a time of something done (你爹教我这个扣的时候), not 等/到/要是/如果… (a time to come)."""
+THEN_MARKS = re.compile(r"还(?:只)?是|还在|那会儿?|当年|那年|那时|当初|从前|以前|小时候|了|过")
+"""What says a time clause (:data:`WHEN`) is a past, in it or in the stage's clause after it (…的时候，他还是纤夫): without
+one, 开会的时候，他是总灶 is a habit of now."""
+NOW_WORDS = re.compile(r"如今|现在|眼下|目前|这会儿|而今|今天|今年|现如今")
+"""A word for now in a stage's own clause: whatever was told before it, the stage is the card's now."""
+
+
+def told_back(before: str) -> bool:
+    """Whether ``before`` (the text up to a stage) tells a past the stage belongs to: the stage's own clause opened on
+    :data:`LATER` (后来他当了灶头), or following a clause so opened (后来他当了舵工，焦胡子来当头工) or a time clause
+    (:data:`WHEN`) with a past mark (:data:`THEN_MARKS`) — and the stage's clause holds no word for now (:data:`NOW_WORDS`). Callers ask it only of a
+    stage inside quoted words (the way of telling a past in speech, H11, stop 58; narrowed by the second outside
+    reader: 后来的事…，大成如今是总灶 and 开会的时候，大成是总灶 say now)."""
+    clauses = re.split(r"[，,；;：:“”]", before)
+    own = clauses[-1]
+    if NOW_WORDS.search(own):
+        return False
+    if LATER.match(own):
+        return True
+    prior = clauses[-2] if len(clauses) >= 2 else ""
+    if LATER.match(prior):
+        return True
+    return WHEN.search(prior) is not None and (THEN_MARKS.search(prior) is not None or THEN_MARKS.search(own) is not None)
 
 
 def reached(before: str) -> bool:
@@ -539,19 +562,6 @@ class RankReader:
             return []
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
-        marks: dict[int, tuple[list[int], list[int]]] = {}  # line -> where its quotes open and close, read once a line
-
-        def quoted(i: int, at: int) -> bool:
-            if lines is None:
-                return False
-            if i not in marks:
-                marks[i] = ([k for k, c in enumerate(lines[i]) if c == "“"], [k for k, c in enumerate(lines[i]) if c == "”"])
-            opening, closing = marks[i]
-            return bisect.bisect_left(opening, at) > bisect.bisect_left(closing, at)
-
-        def not_of_now(before: str, i: int, at: int) -> bool:
-            return reached(before) or (TOLD_BACK.search(before) is not None and quoted(i, at))
-
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
         for i, col, sentence in sentences:
             before = paragraph[1] if paragraph[0] == i else ""
@@ -571,8 +581,11 @@ class RankReader:
                 # a window, not the whole sentence: a sentence of thousands of ranks is read once per rank over a few characters
                 before = sentence[max(0, r.start() - LOOK_BACK):r.start()]
                 clause = re.split(r"[，,；;：:“]", before)[-1]
-                if sentence.startswith(GROUP_OF, r.end()) or not_of_now(before, i, col - 1 + r.start()):
+                if sentence.startswith(GROUP_OF, r.end()) \
+                        or (lines is not None and told_back(before) and quoted_at(lines[i], col - 1 + r.start())):
                     continue
+                if kind == "below" and reached(before):
+                    kind = "narration"  # 刚当上灶丁: the stage just reached is the stage now, compared as said
                 if NOT_NOW_MARKS.search(before) or NEGATED.search(clause) \
                         or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
                     continue

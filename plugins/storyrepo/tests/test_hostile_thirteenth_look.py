@@ -128,8 +128,8 @@ def test_the_names_before_a_use_are_read_as_a_search_of_the_sentence_reads_them(
 def test_quote_marks_far_into_a_line_are_counted_once() -> None:
     line = "“他说”。" * 2000 + "“他" * 5
     for at in (0, 3, 1999, 2001, 8000, len(line) - 1, len(line)):
-        assert continuity._quoted_at(line, at) == (line.count("“", 0, at) > line.count("”", 0, at))
-    _, calls = _counted(lambda: [continuity._quoted_at(line, at) for at in range(2001, len(line), 7)])
+        assert continuity.quoted_at(line, at) == (line.count("“", 0, at) > line.count("”", 0, at))
+    _, calls = _counted(lambda: [continuity.quoted_at(line, at) for at in range(2001, len(line), 7)])
     assert calls < 10 * len(range(2001, len(line), 7))  # the marks found once, looked up at each
 
 

@@ -4,7 +4,7 @@
   (:data:`lw_storyrepo.ranks.GROUP_OF`) — 冲 before it is a preposition, not a striving for the stage.
 - **A stage reached** (才熬上, 刚当上, 终于升到…: :data:`lw_storyrepo.ranks.REACHED`) says someone is at it, not below it;
   a time to come or a not-yet (还没熬上, 明年才升到) still says below.
-- **A past told in someone's words** (“…的时候，他还是个挑夫”, “后来他当了灶头”: :data:`lw_storyrepo.ranks.TOLD_BACK`):
+- **A past told in someone's words** (“…的时候，他还是个挑夫”, “后来他当了灶头”: :func:`lw_storyrepo.ranks.told_back`):
   the stage is of then, not the card's now; the same words as the narration's present, or a time to come (等…的时候),
   are read as before.
 - **A quote opened inside a sentence** (韩老三站起来，…，“去，把你那根扁担拿来…”): its clauses are words said, not acts
