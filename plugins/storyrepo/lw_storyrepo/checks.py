@@ -2338,10 +2338,14 @@ HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮�
 that is mostly another word (所, 场, 会)."""
 _HOME_BEFORE = "回进到在出去从来是了和跟"
 WORKSITE_KINDS = "硐洞窑井坑"
-"""The last character of a work site's name its workers call it by alone (进了硐, 洞里只剩两台车床, 窑门开了, 井口, 坑下):
+"""The last character of a work site's name its workers call it by alone (进了硐, 洞里只剩两台车床, 窑门开了, 井口, 下了坑):
 a mine adit, a cave workshop, a kiln, a shaft, a pit — read like :data:`HOME_KINDS`, and also with 口 after it
 (硐口没人守) or at a word's end after a verb of going in or out (弯腰进了硐。). Not in :data:`HOME_KINDS`: a name ending
-in them keeps its whole form for :func:`_place_stems` (三号洞 is no 三号)."""
+in them keeps its whole form for :func:`_place_stems` (三号洞 is no 三号). A shaft or a pit (:data:`SHAFT_KINDS`) only by its mouth or gone down into."""
+SHAFT_KINDS = "井坑"
+"""The work sites of :data:`WORKSITE_KINDS` read only as 井口/坑口 or after 下 (下了井, 下坑): 从井里打水, 到井上挑水,
+踩进了坑里 are any household well or pothole, not the contract's shaft (R58b, stop 58)."""
+_SHAFT_GONE = "下"
 _WORKSITE_GONE = "进入下出回到"
 
 
@@ -2378,7 +2382,9 @@ def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, 
             continue  # another name the book knows ends with the kind
         k = re.escape(kind)
         site = kind in WORKSITE_KINDS
-        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门上下{'口' * site}]" \
+        home = rf"(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}口|(?<=[{_SHAFT_GONE}])了?{k}(?![\u4e00-\u9fff])" \
+            if kind in SHAFT_KINDS \
+            else rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门上下{'口' * site}]" \
             + (rf"|(?<=[{_WORKSITE_GONE}])了?{k}(?![\u4e00-\u9fff])" if site else "") if len(kind) == 1 \
             else rf"(?:(?<![\u4e00-\u9fff])|(?<=[们咱俺那这的{_HOME_BEFORE}])){k}"
         if re.search(home, body, re.M):
@@ -2661,6 +2667,11 @@ The reading done has the letter as its object or nothing after it: 念完 with a
 another reading (老秦的信念完全垮了: 信念, a belief; 念完初中, 念完书, 读完大学: schooling — R56, stop 56)."""
 LETTER_GAP = 2
 """How many narration paragraphs may stand between two read parts of one letter (美玲坐了起来。 宋家栋往下念：)."""
+LETTER_RUN_MAX = 4
+"""How many quote-alone paragraphs a letter may enclose beyond its read parts (:func:`_enclosed_runs`): a letter's
+unread middle is a few paragraphs; a longer run of lone quotes is a dialogue (R58b, stop 58)."""
+QUESTION_MARKS = frozenset("？?")
+"""A paragraph holding a question is said to someone there (还能有谁？冬梅。 answers one): no letter's signature."""
 
 
 def _signer(ctx: CheckContext, signed: str) -> str | None:
@@ -2691,7 +2702,8 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
     """``read`` (the letter paragraphs found, in order) with the quote-alone paragraphs a letter encloses: a run of
     adjacent paragraphs that are quotes and nothing else (:func:`_quote_alone`) is all the letter's when it opens on a
     read paragraph or within :data:`LETTER_GAP` narration paragraphs after one, and closes on a read paragraph or on a
-    signature naming a person (:data:`SIGNATURE`, :func:`_signer`). A letter read paragraph by paragraph, each closing
+    signature naming a person (:data:`SIGNATURE`, :func:`_signer`) in a paragraph that asks nothing
+(:data:`QUESTION_MARKS`), and adds at most :data:`LETTER_RUN_MAX` paragraphs. A letter read paragraph by paragraph, each closing
     its quote (“生子：…” “…哥。”), or going on after the reader's pause (念到这里，停了停。 “…” “…” 信念完了。), is the
     writer's to its end; a run that ends on no read paragraph and no signature (the listener's “好事，好事。”) is left
     to the other readings. Each paragraph is looked at once."""
@@ -2717,8 +2729,9 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
         opens = k >= 0 and first - read_ranks[k] - 1 <= LETTER_GAP
         last = lines[run[-1]].strip().rstrip("”」")
         signed = SIGNATURE.search(last)
-        closes = run[-1] in taken or (signed is not None and _signer(ctx, signed.group(1)) is not None)
-        if opens and closes:
+        closes = run[-1] in taken or (signed is not None and not QUESTION_MARKS & set(last)
+                                      and _signer(ctx, signed.group(1)) is not None)
+        if opens and closes and sum(1 for i in run if i not in taken) <= LETTER_RUN_MAX:
             taken.update(run)
     return sorted(taken)
 

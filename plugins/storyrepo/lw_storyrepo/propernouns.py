@@ -2492,6 +2492,10 @@ def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
         and (text.count(stem) > text.count(name) or _real_county_or_city(lex, name))
 
 
+COMMON_STEM_RATIO = 100
+"""How many times more often than as a county or a city (stem+县, stem+市) the dictionary counts a stem said alone when
+the stem is a common word first (太平 1113 to 太平县 10, 安宁, 永安, 龙门, 新城): a town of a book's own named with it
+(太平县, 永安城) is no real place. Real ones are said with their kind far more (扬州 30 times, 昆山 49 — R58b, stop 58)."""
 REAL_PLACE_KIND = {"县": "县", "城": "市"}
 """The dictionary's word a real place is filed under, by the kind said after its name: a county (莱阳+县 → 莱阳县),
 a city's town (扬州+城 → 扬州市)."""
@@ -2500,10 +2504,11 @@ a city's town (扬州+城 → 扬州市)."""
 def _real_county_or_city(lex: _Lexicon, name: str) -> bool:
     """Whether ``name`` (a place's name and 城 or 县) is a real county's or city's: the dictionary tags the stem a
     place (:data:`COUNTY_TAGS`) and files it as a county or a city (:data:`REAL_PLACE_KIND`: 莱阳县, 扬州市). A coined
-    stem (望川县, 落日城) or a real county's name with 城 (青阳城: the dictionary knows 青阳县, no 青阳市) is a name of the
-    book's own (N33)."""
+    stem (望川县, 落日城), a real county's name with 城 (青阳城: the dictionary knows 青阳县, no 青阳市) or a stem that is
+    a common word first (:data:`COMMON_STEM_RATIO`: 太平县, 永安城) is a name of the book's own (N33)."""
     stem, kind = name[:-1], REAL_PLACE_KIND.get(name[-1:])
-    return kind is not None and lex.tags.get(stem, "").startswith(COUNTY_TAGS) and lex.tags.get(stem + kind) == "ns"
+    return kind is not None and lex.tags.get(stem, "").startswith(COUNTY_TAGS) and lex.tags.get(stem + kind) == "ns" \
+        and (lex.freq.get(stem) or 0) <= COMMON_STEM_RATIO * (lex.freq.get(stem + kind) or 0)
 
 
 A_NOT_A_INSIDE = re.compile(r"(.)[不没]\1")

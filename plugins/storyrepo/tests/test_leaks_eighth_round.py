@@ -63,4 +63,5 @@ def test_a_long_draft_of_lone_quotes_after_a_letter_is_read_once() -> None:
     said = [v for v in voices(CheckContext(dict(PEOPLE), [], [], [], 0, set(PEOPLE.values()), set(),
                                            people=set(PEOPLE.values())).for_draft({"在场": ["林冬生"], "视角": "林冬生"}),
                               body.split("\n"), letters=True) if v.words == "莫下去。姐。"]
-    assert [v.speaker for v in said] == ["林冬梅"]
+    # a run of 3,000 lone quotes is a dialogue, not the letter's (LETTER_RUN_MAX, R58b's finding, stop 58)
+    assert all(v.speaker != "林冬梅" for v in said)
