@@ -4843,14 +4843,6 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
     return names.search(description) is None and GIVING.search(bare) is None and NOT_USE.search(bare) is None
 
 
-OPENS_WORDS = "“"
-"""What opens someone's words inside a sentence: :func:`_subjectless` gives the clauses while they are open to nobody
-(H11, stop 58)."""
-CLOSES_WORDS = "”"
-"""What closes them: the clauses after are the sentence's narration again (说了句“走”，扛起扁担 — the second outside
-reader, stop 58)."""
-
-
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
@@ -4860,13 +4852,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
     at = 0
-    open_words = 0  # quotes opened and not yet closed before the clause
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
-        opened_before = open_words > 0
-        open_words = max(0, open_words + clause.count(OPENS_WORDS) - clause.count(CLOSES_WORDS))
-        if first is not None and k > 0 and (opened_before or open_words > 0):
-            at += len(clause)
-            continue  # 常叔站起来，拍拍土，“去，把你那块纤板拿来…”: a clause of open quoted words is said, not done
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)

@@ -752,9 +752,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("合同-5.md", "冯宝把画眉笼挂上桅杆")],
      # 泄密-4 (孟长山) caught and 9 -> 8: L2's round (stop 58: a letter read out paragraph by paragraph, each quote closed,
      # the last signed 哥 — the quote-only paragraphs it encloses are the writer's, not the reader 孟长生's)
-     4),  # 8 -> 4: H11's round (stop 58: 好-1's “…的时候，他还是纤夫” and “后来他当了舵工，焦胡子…当头工” — ranks of a past
-    # told in speech; 好-1's 常叔…，“去，把你那块纤板拿来…” — a quote opened inside a sentence is words, not the subject's
-    # act; 状态-2's 那个葫芦样的押 — a thing named as a shape), and 好-1 no longer sent back
+     5),  # 8 -> 5: H11's round (stop 58: 好-1's “…的时候，他还是纤夫” and “后来他当了舵工，焦胡子…当头工” — ranks of a past
+    # told in speech; 状态-2's 那个葫芦样的押 — a thing named as a shape); H11's third, 好-1's 常叔…，“去，把你那块纤板拿来…”
+    # read as words, was withdrawn by the lead (it lost a blind book's holdings catch), so that alarm stays
     # 10 -> 9: S1's round (stop 58: 位置-2's …手慢了下来。那天傍晚，老孟也是蹲在… — a remembered day opening a
     # sentence, no act of the dead now; the dead one's words in the next paragraph still alarm)
 ])
