@@ -2993,6 +2993,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             if shown and NOT_THERE.search(LOOKED_AT.sub("", shown.group())):
                 continue  # 照片上，石头哥站在最边上: shown, not here
+            if _at_own_place(narration, start, far[who]):
+                continue  # 秀兰带着孩子留在镇江: where her card puts her, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
             out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place, gone)}，"
@@ -3000,6 +3002,16 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
+
+
+def _at_own_place(narration: str, start: int, place: str) -> bool:
+    """Whether the clause that opens at ``start`` (a person away, or their 他/她) puts them at ``place``, their card's
+    位置, with a verb of staying (:data:`STAY_VERBS`: 留在, 守在, 住在, 在): 秀兰带着孩子留在镇江 says she is away, not here."""
+    if not place:
+        return False
+    end = _CLAUSE_END.search(narration, start)
+    clause = narration[start:end.start() if end else len(narration)]
+    return any(f"{verb}{place}" in clause for verb in (*STAY_VERBS, "待在", "呆在"))
 
 
 LOOKED_AT = re.compile(r"(?:对着|盯着|看着|望着|瞅着|守着)[^。！？；;，,“”\n]{0,6}?屏幕(?![里上中那])")
@@ -3357,13 +3369,26 @@ STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
 is not one it can count (an era's years)."""
 _LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八九]?|三十|二十[一二三四五六七八九]?|十[一二三四五六七八九]?"
 """A day of the month written the old way, without 日 or 号 (初九, 十五, 廿三)."""
+SERIAL_NOUNS = "箱井楼车房床机线窑炉仓船门舱洞缸罐锅灶池窖坑槽棚圈栏柜桌窗库栈码泊塔桥田地队"
+"""Things counted by a number and 号 (三号箱, 五号井, 七号船, 二号炉, 四号地, 三号线, 十号床, 七号队): a numeral and 号
+before one is a serial number, not a day of the month (今天三号箱归你查). Never a time of day (三号晚上, 三号上午)."""
+SERIAL_NOT = "租票费钱款诊市"
+"""What, after a noun of :data:`SERIAL_NOUNS`, makes the 号 a day again: a payment, a ticket or a clinic of that day
+(今天三号房租到期, 明天十号车票, 明天十号门诊休息)."""
+NUMBER_SPAN = re.compile(rf"(?:到|至|和|或|、|—|－|-|~|～)(?:{_CN_NUM})号")
+"""A second number and 号 joined to the first (三号到十号, 三号、五号): a run of numbered things, or of days — which today
+is not, unless the run counts from it (从今天三号到十号: :data:`SPAN_FROM`)."""
+SPAN_FROM = ("从", "自", "打")
+"""What, right before the day word, makes a run of days start today (从今天三号到十号)."""
 TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?"
-                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
+                   rf"(?:({_CN_NUM})(?:号(?![{SERIAL_NOUNS}](?![{SERIAL_NOT}]))|日)(?![子的前后以之])|"
+                   rf"({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
 """What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了, 今日是十五，望日): a weekday or a day
 of the month, the old way's bare day only where its clause ends, a 了 before its end allowed (明日就是二十了, 今天十五个人 is a
 count); not a day named by what is
-on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
+on it or before it (今天都是十三号的票, 明天是十五号前最后一天), nor a numbered thing (今天三号箱归你查: :data:`SERIAL_NOUNS`).
+A day followed by a run (:data:`NUMBER_SPAN`) is left to :func:`_said_today`."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
@@ -4438,6 +4463,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             continue
         said = None
         for m in TODAY.finditer(sentence):
+            if NUMBER_SPAN.match(sentence, m.end()) and not sentence[:m.start()].endswith(SPAN_FROM):
+                continue  # 今天三号到十号归你查: a run of numbered things; today is one day
             shift = _DAY_WORDS[m.group(1)]
             if m.group(2) and greg and month and day and not lunar and 1800 <= greg <= 2200:
                 try:
