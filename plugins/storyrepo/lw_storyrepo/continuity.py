@@ -77,7 +77,7 @@ from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
-from lw_storyrepo.propernouns import not_inside_longer
+from lw_storyrepo.propernouns import lexicon, not_inside_longer
 from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
@@ -3042,6 +3042,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             if shown and NOT_THERE.search(LOOKED_AT.sub("", shown.group())):
                 continue  # 照片上，石头哥站在最边上: shown, not here
+            said_at = narration.find(said, start)
+            if _at_own_place(narration, said_at + len(said) if said_at >= 0 else start, far[who]):
+                continue  # 秀兰带着孩子留在镇江: where her card puts her, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
             out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place, gone)}，"
@@ -3049,6 +3052,24 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
+
+
+def _at_own_place(narration: str, after: int, place: str) -> bool:
+    """Whether the clause going on at ``after``, right after a person away (or their 他/她), puts them at ``place``,
+    their card's 位置: a verb of staying (:data:`STAY_VERBS`: 留在, 守在, 住在, 在) comes right after the person
+    (:data:`STAYING_BEFORE` between) and the place ends there (:data:`PLACE_GOES_ON`): 秀兰带着孩子留在镇江 says she
+    is away, not here; 玉兰把在汉口买的糖… and 玉兰坐在汉口路… place nobody in 汉口 (fu1b)."""
+    if not place:
+        return False
+    verbs = "|".join(sorted((*STAY_VERBS, "待在", "呆在"), key=len, reverse=True))
+    staying = re.compile(rf"{STAYING_BEFORE}(?:{verbs}){re.escape(place)}(?![{PLACE_GOES_ON}])")
+    return staying.match(narration, after) is not None
+
+
+STAYING_BEFORE = r"(?:带着[^，,。！？；;“”\n]{0,8}?)?(?:还|仍|仍然|一直|依旧|照旧|就|也|都)?"
+"""What may stand between a person and their verb of staying (秀兰带着孩子留在镇江, 玉兰还在汉口)."""
+PLACE_GOES_ON = "路街巷弄道桥站港码区县镇村城门楼饭馆店厂"
+"""Characters after a place name that make it a longer place (汉口路, 汉口站): not the card's place itself."""
 
 
 LOOKED_AT = re.compile(r"(?:对着|盯着|看着|望着|瞅着|守着)[^。！？；;，,“”\n]{0,6}?屏幕(?![里上中那])")
@@ -3412,13 +3433,42 @@ STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
 is not one it can count (an era's years)."""
 _LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八九]?|三十|二十[一二三四五六七八九]?|十[一二三四五六七八九]?"
 """A day of the month written the old way, without 日 or 号 (初九, 十五, 廿三)."""
+SERIAL_NOUNS = "箱井楼车房床机线窑炉仓船门舱洞缸罐锅灶池窖坑槽棚圈栏柜桌窗库栈码泊塔桥田地队"
+"""Things counted by a number and 号 (三号箱, 五号井, 七号船, 二号炉, 四号地, 三号线, 十号床, 七号队): a numeral and 号
+before one, standing as a word of its own in the dictionary's cut (:func:`_numbered_thing`), is a serial number, not a
+day of the month (今天三号箱归你查; but 今天八号窗外…, 今天十号车站…: 窗外, 车站 are words). Never a time of day (三号晚上)."""
+SERIAL_NOT = "租票费钱款诊市"
+"""What, after a noun of :data:`SERIAL_NOUNS`, makes the 号 a day again: a payment, a ticket or a clinic of that day
+(今天三号房租到期, 明天十号车票, 明天十号门诊休息)."""
+NUMBER_SPAN = re.compile(rf"(?:到|至|和|或|、|—|－|-|~|～)(?:{_CN_NUM})号")
+"""A second number and 号 joined to the first (三号到十号, 三号、五号): a run of numbered things, or of days — which today
+is not, unless the run counts from it (从今天三号到十号: :data:`SPAN_FROM`)."""
+SPAN_FROM = ("从", "自", "打")
+"""What, right before the day word, makes a run of days start today (从今天三号到十号)."""
+SPAN_OF_THINGS = re.compile(rf"[{SERIAL_NOUNS}]|(?:都|全)?(?:归|交|查|检|验|修|装|卸|搬|清点|盘点)")
+"""What, right after a run (:data:`NUMBER_SPAN`), makes it a run of numbered things: the thing's noun (三号到六号窑) or a
+verb of handing or checking things (三号到六号归你看火); a bare run (今天三号到十号我都守在窑厂) is days from today (fu1b)."""
+SERIAL_CUT = 4
+"""How many characters after 号 the dictionary cuts to see whether a noun of :data:`SERIAL_NOUNS` stands alone."""
+
+
+def _numbered_thing(text: str, at: int) -> bool:
+    """Whether a numeral and 号 ending at ``at`` number a thing (三号箱归你查, 五号井归你下): the next character is a
+    noun of :data:`SERIAL_NOUNS`, not a payment or ticket of the day (:data:`SERIAL_NOT`), and the dictionary's cut of
+    what follows keeps it a word of its own — not the start of a common word (窗外, 车站, 门口, 地里, 房租)."""
+    noun = text[at:at + 1]
+    if not noun or noun not in SERIAL_NOUNS or text[at + 1:at + 2] in tuple(SERIAL_NOT):
+        return False
+    return bool(lexicon().jieba.lcut(text[at:at + SERIAL_CUT], HMM=False)[0] == noun)
 TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?"
-                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
+                   rf"(?:({_CN_NUM})(?:号|日)(?![子的前后以之])|"
+                   rf"({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
 """What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了, 今日是十五，望日): a weekday or a day
 of the month, the old way's bare day only where its clause ends, a 了 before its end allowed (明日就是二十了, 今天十五个人 is a
 count); not a day named by what is
-on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
+on it or before it (今天都是十三号的票, 明天是十五号前最后一天), A numbered thing after 号 (今天三号箱归你查: :func:`_numbered_thing`)
+and a day followed by a run (:data:`NUMBER_SPAN`) are left to :func:`_said_today`."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
@@ -4513,6 +4563,11 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             continue
         said = None
         for m in TODAY.finditer(sentence):
+            if m.group().endswith("号") and _numbered_thing(sentence, m.end()):
+                continue  # 今天三号箱归你查: a numbered thing, not a day
+            span = NUMBER_SPAN.match(sentence, m.end())
+            if span and SPAN_OF_THINGS.match(sentence, span.end()) and not sentence[:m.start()].endswith(SPAN_FROM):
+                continue  # 今天三号到十号归你查: a run of numbered things; today is one day
             shift = _DAY_WORDS[m.group(1)]
             if m.group(2) and greg and month and day and not lunar and 1800 <= greg <= 2200:
                 try:

@@ -2006,14 +2006,15 @@ NUMBERED_STEM_END_BAD = frozenset("第月日天年周期号楼层室间排座栋
 def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a vehicle's or a probe's name: a noun of two or three characters, one
     token, then a number and 号 (开拓者三号, 神舟五号). Never a date or a place in a row (下月三号,
-    第六号, 以前在七号), a part in a cast (男二号: one character) or a numbered part of a place
-    (空间站七号泊位, 码头三号仓库)."""
+    第六号, 以前在七号), a part in a cast (男二号: one character), a numbered part of a place
+    (空间站七号泊位, 码头三号仓库) or a run of numbered things (三号箱到十号箱: the stem follows a number's 号)."""
     for m in NUMBERED.finditer(line):
         for size in (3, 2):
             start = m.start() - size
             stem = line[start:m.start()] if start >= 0 else ""
             if not stem or start not in bounds or any(b in bounds for b in range(start + 1, m.start())) \
                     or not CJK.fullmatch(stem) or set(stem) & (PARTICLES | DETERMINERS) or stem[-1] in NUMBERED_STEM_END_BAD \
+                    or (line[start - 1:start] == "号" and line[start - 2:start - 1] in NUMERALS) \
                     or stem[0] in STEM_LEAD_BAD or lex.tags.get(stem, "n")[:1] != "n" \
                     or any(stem.endswith(sfx) for sfx in ALL_SUFFIX_WORDS) \
                     or lex.tags.get(line[m.end():m.end() + 2], "")[:1] == "n":
