@@ -3419,7 +3419,9 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False, sighted:
     alone = [rf"{edge}(?<![{c}{KIN_COMPOUND_BEFORE}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
              for c in single]
     # a person's name is not found inside a longer word (老板 in 老板娘: propernouns.not_inside_longer)
-    named = "(?:" + "|".join(lead[f] + re.escape(f) for f in forms) + ")" + not_inside_longer(forms) if forms else ""
+    named = "|".join(lead[f] + re.escape(f) for f in forms)
+    guard = not_inside_longer(forms)
+    named = f"(?:{named}){guard}" if guard else named
     return "|".join([*([named] if named else []), *alone])
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from lw_storyrepo import kinship
 from lw_storyrepo.continuity import World, _forms_of
+from lw_storyrepo.propernouns import not_inside_longer
 from lw_storyrepo.wordsre import Ends
 
 CAP = 60_000
@@ -94,7 +95,10 @@ def test_a_card_s_forms_are_led_as_each_pair_tried_led_them() -> None:
         aliases = {"".join(rng.choice("王林先生二小") for _ in range(rng.randint(1, 5))): rng.choice("甲乙丙丁")
                    for _ in range(rng.randint(0, 12))}
         people = rng.sample("甲乙丙丁", rng.randint(0, 4))
-        assert _forms_of(World(aliases=aliases), people) == _old_leads(World(aliases=aliases), people)
+        # stop 58 (K7): the forms are then guarded against standing inside a longer word (小王 in 小王庄)
+        guard = not_inside_longer(a for a, n in aliases.items() if n in people)
+        old = _old_leads(World(aliases=aliases), people)
+        assert _forms_of(World(aliases=aliases), people) == (f"(?:{old}){guard}" if guard else old)
 
 
 def test_a_card_of_thousands_of_forms_beside_a_roster_of_thousands_is_read_once_per_name() -> None:
