@@ -66,3 +66,11 @@ class Counted:
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         self.read += min(endpos, len(text)) - pos
         return self.pattern.finditer(text, pos, endpos)
+
+
+def names_found(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
+    """The names the checks' name pattern finds in ``text`` (a book of ``aliases``, its ``people``), in order."""
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), people=people).reading(text)
+    pattern = ctx.names_re()
+    assert pattern is not None
+    return [m.group() for m in pattern.finditer(text)]

@@ -77,3 +77,10 @@ def subjects(root: Path) -> list[str]:
     """The subjects of the book's commits, newest first."""
     return subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True,
                           check=True).stdout.splitlines()
+
+
+def card_text(name: str, aliases: Sequence[str], place: str, about: str, relations: str, state: str = "在世") -> str:
+    """A character card's text: front matter (姓名, 别名, 状态, 位置, 最后变更章 0), then its 设定 and 关系 sections."""
+    listed = "".join(f"  - {a}\n" for a in aliases)
+    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n最后变更章: 0\n---\n"
+            f"## 设定\n{about}\n\n## 关系\n{relations}\n")

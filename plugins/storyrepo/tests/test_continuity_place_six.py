@@ -29,7 +29,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import CAME_BEFORE, CAME_HERE
 from lw_storyrepo.kinship import relations, relation_gender
 
-from story_cli import hand_in, lw
+from story_cli import card_text, hand_in, lw
 
 WORLD = ("一九六三年夏，皖南。屯溪是新安江边上的一个小城，茶厂、码头、老街都在城里。"
          "上海离屯溪坐汽车再换轮船要走两天；黄山林场在深山里，离屯溪坐运木头的卡车要一天。\n")
@@ -42,11 +42,6 @@ CARDS = {
 }
 
 
-def _card(name: str, aliases: list[str], place: str, about: str, relations_text: str) -> str:
-    listed = "".join(f"  - {a}\n" for a in aliases)
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: 在世\n位置: {place}\n最后变更章: 0\n---\n"
-            f"## 设定\n{about}\n\n## 关系\n{relations_text}\n")
-
 
 def _placed(tmp_path: Path, body: str) -> list[dict[str, object]]:
     """The 位置 findings of ``lw story check`` on ``body``, a chapter told by 汪小根 with 程桂香 in the scene."""
@@ -56,7 +51,7 @@ def _placed(tmp_path: Path, body: str) -> list[dict[str, object]]:
     cards = root / L.角色
     cards.mkdir(parents=True, exist_ok=True)
     for name, card in CARDS.items():
-        (cards / f"{name}.md").write_text(_card(*card), encoding="utf-8")
+        (cards / f"{name}.md").write_text(card_text(*card), encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", "茶行交茶")

@@ -25,7 +25,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import far_places, prose_places
 from lw_storyrepo.kinship import ONE_CHARACTER
 
-from story_cli import hand_in, lw
+from story_cli import card_text, hand_in, lw
 
 WORLD = ("一九五六年秋，江南。周家渡是运河边上的一个小镇，渡口、茶馆、米行都在镇上。"
          "湖州离周家渡两百多里，要坐一天的航船。\n")
@@ -37,11 +37,6 @@ CARDS = {
 }
 
 
-def _card(name: str, aliases: list[str], place: str, about: str, relations: str) -> str:
-    listed = "".join(f"  - {a}\n" for a in aliases)
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: 在世\n位置: {place}\n最后变更章: 0\n---\n"
-            f"## 设定\n{about}\n\n## 关系\n{relations}\n")
-
 
 def _checked(tmp_path: Path, body: str, pov: str = "周阿福") -> list[dict[str, object]]:
     """The findings of ``lw story check`` on ``body`` as a chapter told by ``pov`` in the ferry town's book."""
@@ -51,7 +46,7 @@ def _checked(tmp_path: Path, body: str, pov: str = "周阿福") -> list[dict[str
     cards = root / L.角色
     cards.mkdir(parents=True, exist_ok=True)
     for name, card in CARDS.items():
-        (cards / f"{name}.md").write_text(_card(*card), encoding="utf-8")
+        (cards / f"{name}.md").write_text(card_text(*card), encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", "渡口买米")
@@ -110,10 +105,10 @@ def test_an_away_mother_at_her_home_village_fires(tmp_path: Path) -> None:
     lw(root, "init", str(root), "--书名", "矿", "--类型", "年代", "--每章目标字数", "200")
     (root / L.世界观).write_text("一九七五年冬，陕北一座煤矿。井口、澡堂、食堂都在矿上。\n", encoding="utf-8")
     (root / L.角色).mkdir(parents=True, exist_ok=True)
-    (root / L.角色 / "李军.md").write_text(_card("李军", ["小李"], "矿上", "十九岁，采煤工。", "张桂花是他妈。"),
+    (root / L.角色 / "李军.md").write_text(card_text("李军", ["小李"], "矿上", "十九岁，采煤工。", "张桂花是他妈。"),
                                           encoding="utf-8")
     (root / L.角色 / "张桂花.md").write_text(
-        _card("张桂花", ["妈"], "米脂", "李军的妈。在米脂老家种地，带着两个小的。", "李军叫她“妈”。"), encoding="utf-8")
+        card_text("张桂花", ["妈"], "米脂", "李军的妈。在米脂老家种地，带着两个小的。", "李军叫她“妈”。"), encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", "下井")

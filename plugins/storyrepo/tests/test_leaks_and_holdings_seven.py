@@ -24,7 +24,7 @@ from lw_storyrepo.continuity import World
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.propernouns import lexicon
 
-from continuity_helpers import findings
+from continuity_helpers import findings, names_found
 
 
 def test_a_contract_lines_runs_are_cut_once_for_all_its_readers() -> None:
@@ -44,13 +44,6 @@ def test_a_contract_lines_runs_are_cut_once_for_all_its_readers() -> None:
     assert _reported_question(asked, at, "县城", cuts) == _reported_question(asked, at, "县城") is True
 
 
-def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
-    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), people=people).reading(text)
-    pattern = ctx.names_re()
-    assert pattern is not None
-    return [m.group() for m in pattern.finditer(text)]
-
-
 @pytest.mark.parametrize("text, found", [
     ("老板娘端来一碗面，搁在桌上。", []),  # the boss's wife, not the boss
     ("老板说今天的汤不要钱。", ["老板"]),  # near misses: the name, then a word of its own
@@ -65,11 +58,11 @@ def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
 def test_a_persons_name_is_not_found_inside_a_longer_word(text: str, found: list[str]) -> None:
     aliases = {"周老板": "周老板", "老板": "周老板", "吕石头": "吕石头", "石头": "吕石头", "师兄": "韦青",
                "韦青": "韦青", "冯大": "冯大", "阿福": "阿福", "码头": "码头"}
-    assert _names(text, aliases, {"周老板", "吕石头", "韦青", "冯大", "阿福"}) == found
+    assert names_found(text, aliases, {"周老板", "吕石头", "韦青", "冯大", "阿福"}) == found
 
 
 def test_a_place_keeps_its_longer_words() -> None:
-    assert _names("他是浙江省来的。", {"浙江": "浙江"}, set()) == ["浙江"]
+    assert names_found("他是浙江省来的。", {"浙江": "浙江"}, set()) == ["浙江"]
 
 
 def test_a_keyword_said_by_the_bosss_wife_is_no_leak_of_the_boss() -> None:

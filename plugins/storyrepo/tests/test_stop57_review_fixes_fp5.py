@@ -7,7 +7,7 @@ import pytest
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import far_places, prose_places
-from story_cli import hand_in, lw
+from story_cli import card_text, hand_in, lw
 
 WORLD = ("一九五六年秋，江南。周家渡是运河边上的一个小镇，渡口、茶馆、米行都在镇上。"
          "湖州离周家渡两百多里，要坐一天的航船。\n")
@@ -23,11 +23,6 @@ AUNT = {
 }
 
 
-def _card(name: str, aliases: list[str], place: str, about: str, relations: str, state: str) -> str:
-    listed = "".join(f"  - {a}\n" for a in aliases)
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n最后变更章: 0\n---\n"
-            f"## 设定\n{about}\n\n## 关系\n{relations}\n")
-
 
 def _ferry(tmp_path: Path, body: str, cards: dict[str, tuple[str, list[str], str, str, str]],
            dead: str = "") -> list[dict[str, object]]:
@@ -39,7 +34,7 @@ def _ferry(tmp_path: Path, body: str, cards: dict[str, tuple[str, list[str], str
     folder = root / L.角色
     folder.mkdir(parents=True, exist_ok=True)
     for name, card in cards.items():
-        (folder / f"{name}.md").write_text(_card(*card, "已死" if name == dead else "在世"), encoding="utf-8")
+        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世"), encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", "渡口买米")

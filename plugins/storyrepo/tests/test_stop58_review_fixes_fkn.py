@@ -15,18 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.checks import CheckContext, _named
+from lw_storyrepo.checks import _named
 from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.propernouns import find_new_nouns
 
-from continuity_helpers import findings
-
-
-def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
-    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), people=people).reading(text)
-    pattern = ctx.names_re()
-    assert pattern is not None
-    return [m.group() for m in pattern.finditer(text)]
+from continuity_helpers import findings, names_found
 
 
 @pytest.mark.parametrize("text, found", [
@@ -43,7 +36,7 @@ def _names(text: str, aliases: dict[str, str], people: set[str]) -> list[str]:
 ])
 def test_a_name_before_a_word_of_its_own_is_the_person(text: str, found: list[str]) -> None:
     aliases = {n: n for n in ("石头", "桂花", "建国", "老板", "师兄", "表姐", "师弟", "大姐")}
-    assert _names(text, aliases, set(aliases)) == found
+    assert names_found(text, aliases, set(aliases)) == found
 
 
 CARDS = {
