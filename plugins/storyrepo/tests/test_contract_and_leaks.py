@@ -757,6 +757,22 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # read as words, was withdrawn by the lead (it lost a blind book's holdings catch), so that alarm stays
     # 10 -> 9: S1's round (stop 58: 位置-2's …手慢了下来。那天傍晚，老孟也是蹲在… — a remembered day opening a
     # sentence, no act of the dead now; the dead one's words in the next paragraph still alarm)
+    # a 1957 鲁中 mountain-top weather station (云顶山气象站) written blind at stop 58, an evaluation set: first run 7/15,
+    # 3/5, 4/5 and 4 false alarms, one good draft sent back; 8/15 with stop 58's rounds (时间 2/3: T7's comer before the
+    # day word; not tuned on it; its README); a development set since stop 59.
+    ("连续性-盲评四十四", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "松树坡"),
+      ("合同-5.md", "萧玉芬爬上风向杆给风速器加油"), ("泄密-4.md", "郑大川")],
+     4),
+    # a 1583 松江 cotton-cloth dyeing house (染坊) written blind at stop 58, an evaluation set: first run 7/15, 3/5, 4/5 and
+    # no false alarm; 9/15 with stop 58's rounds (时间 2/3: T7's; 位置 2/3: P6's; not tuned on it; its README); a
+    # development set since stop 59.
+    ("连续性-盲评四十五", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-3.md", "状态"),
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "凤凰山"),
+      ("合同-5.md", "蔡阿三坐在缸边教沈福生闻缸"), ("泄密-4.md", "沈禄生")],
+     0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -835,12 +851,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    # a 1957 鲁中 mountain-top weather station (stop 58): first run on stop 57's checks 7/15, 3/5, 4/5 and 4 false alarms;
-    # 8/15 with stop 58's rounds (时间 2/3: T7's comer before the day word; not tuned on it)
-    ("连续性-盲评四十四", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 3, "泄密": 4}, 4),
-    # a 1583 松江 cotton-cloth dyeing house (stop 58): first run on stop 57's checks 7/15, 3/5, 4/5 and 0 false alarms;
-    # 9/15 with stop 58's rounds (时间 2/3: T7's; 位置 2/3: P6's; not tuned on it)
-    ("连续性-盲评四十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 3, "泄密": 4}, 0),
 ]
 
 
