@@ -65,14 +65,20 @@ SUMMARY = "向春生跟到东关市场，看见葛长富把一只意蜂王以二
 CHAPTER = "定稿/正文/0001-东关王笼.md"
 
 
-def market(tmp_path: Path) -> Path:
-    """Two cards; chapter 1 (the sale at the 东关 market) drafted, checked and accepted with :data:`SUMMARY`."""
+def drafted(tmp_path: Path) -> Path:
+    """Two cards; chapter 1 (the sale at the 东关 market) handed in as draft A under a contract of two lines."""
     root = new_book(tmp_path / "追花", WORLD,
                     (("向春生", "位置", "汉中"), ("向春生", "境界", "帮工"),
                      ("葛长富", "位置", "汉中"), ("葛长富", "境界", "帮工")),
                     contract=("向春生看见葛长富把蜂王卖给麻老五", "P-001 开启：三号箱的王卖给了谁"),
                     promise=("三号箱的王", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓"))
     hand_in(root, DRAFT)
+    return root
+
+
+def market(tmp_path: Path) -> Path:
+    """:func:`drafted`, then checked and accepted with :data:`SUMMARY`."""
+    root = drafted(tmp_path)
     assert "过：A" in lw(root), lw(root)  # the checks: A passes
     accept_chapter(root, SUMMARY)
     assert subjects(root)[0] == "ch(1): 东关王笼", subjects(root)
@@ -158,12 +164,7 @@ def test_vol_commit_with_a_ticked_candidate_says_nothing_of_unfiled_promises(tmp
 
 
 def test_the_board_says_the_checks_read_the_amended_contract(tmp_path: Path) -> None:
-    root = new_book(tmp_path / "追花", WORLD,
-                    (("向春生", "位置", "汉中"), ("向春生", "境界", "帮工"),
-                     ("葛长富", "位置", "汉中"), ("葛长富", "境界", "帮工")),
-                    contract=("向春生看见葛长富把蜂王卖给麻老五", "P-001 开启：三号箱的王卖给了谁"),
-                    promise=("三号箱的王", "--类型", "悬念", "--强度", "中", "--兑付计划", "第5章揭晓"))
-    hand_in(root, DRAFT)
+    root = drafted(tmp_path)
     first = lw(root)
     assert "已机检（过：A；打回：无）；下一步" in first and "修订" not in first, first  # no amend: said as before
     lw(root, "amend", "--原因", "补一条出价", "--合同", "向春生看见葛长富把蜂王卖给麻老五",
