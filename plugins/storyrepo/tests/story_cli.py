@@ -2,12 +2,14 @@
 written in each new author's and guardrail's test file: stop 53's duplicates). A test module of this folder imports
 it by name (``from story_cli import hand_in, lw``): ``conftest.py`` puts this folder on the path. Test code only.
 And :func:`new_book`, the new authors' book set up as each of them did it, :func:`accept_chapter`, a passed
-draft reviewed and accepted, and :func:`subjects`, its git log."""
+draft reviewed and accepted, and :func:`subjects`, its git log; :func:`card_text` a card's text and :func:`checked_chapter` the findings on one
+draft of a book of such cards."""
 
 from __future__ import annotations
 
+import json
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -84,3 +86,28 @@ def card_text(name: str, aliases: Sequence[str], place: str, about: str, relatio
     listed = "".join(f"  - {a}\n" for a in aliases)
     return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n最后变更章: 0\n---\n"
             f"## 设定\n{about}\n\n## 关系\n{relations}\n")
+
+
+Card = tuple[str, Sequence[str], str, str, str]
+""":func:`card_text`'s arguments but the state: name, aliases, 位置, 设定, 关系."""
+
+
+def checked_chapter(root: Path, world: str, cards: Mapping[str, Card], event: str, front: str, body: str,
+                    dead: str = "") -> list[dict[str, object]]:
+    """The findings of ``lw story check --json`` on draft A of chapter 1 of a new 年代 book at ``root``: ``world`` as its
+    世界观, ``cards`` (``dead``'s card 已死, the others 在世), a contract of the one line ``event``, and the draft
+    ``---\n<front>\n---\n\n<body>``."""
+    lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
+    (root / L.世界观).write_text(world, encoding="utf-8")
+    folder = root / L.角色
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, card in cards.items():
+        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世"), encoding="utf-8")
+    lw(root, "fix")
+    lw(root)  # brief
+    lw(root, "card", "edit", "--合同", event)
+    lw(root, "decide")
+    lw(root)  # pack
+    hand_in(root, f"---\n{front}\n---\n\n{body}\n")
+    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
+    return found

@@ -19,17 +19,15 @@ Every sentence here is written for this file (a 1963 皖南 tea town); none come
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import CAME_BEFORE, CAME_HERE
 from lw_storyrepo.kinship import relations, relation_gender
 
-from story_cli import card_text, hand_in, lw
+from story_cli import checked_chapter
 
 WORLD = ("一九六三年夏，皖南。屯溪是新安江边上的一个小城，茶厂、码头、老街都在城里。"
          "上海离屯溪坐汽车再换轮船要走两天；黄山林场在深山里，离屯溪坐运木头的卡车要一天。\n")
@@ -45,21 +43,9 @@ CARDS = {
 
 def _placed(tmp_path: Path, body: str) -> list[dict[str, object]]:
     """The 位置 findings of ``lw story check`` on ``body``, a chapter told by 汪小根 with 程桂香 in the scene."""
-    root = tmp_path / "屯溪"
-    lw(root, "init", str(root), "--书名", "屯溪", "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    cards = root / L.角色
-    cards.mkdir(parents=True, exist_ok=True)
-    for name, card in CARDS.items():
-        (cards / f"{name}.md").write_text(card_text(*card), encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "茶行交茶")
-    lw(root, "decide")
-    lw(root)  # pack
-    hand_in(root, "---\n标题: 茶\n视角: 汪小根\n书内时间: 一九六三年七月九日\n一句话事件: 茶行交茶\n在场:\n"
-                  f"  - 汪小根\n  - 程桂香\n---\n\n{body}\n")
-    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
+    found = checked_chapter(tmp_path / "屯溪", WORLD, CARDS, "茶行交茶",
+                            "标题: 茶\n视角: 汪小根\n书内时间: 一九六三年七月九日\n一句话事件: 茶行交茶\n在场:\n"
+                            "  - 汪小根\n  - 程桂香", body)
     return [f for f in found if f["kind"] == "连贯" and "位置" in str(f["message"])]
 
 

@@ -25,7 +25,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import far_places, prose_places
 from lw_storyrepo.kinship import ONE_CHARACTER
 
-from story_cli import card_text, hand_in, lw
+from story_cli import checked_chapter, hand_in, lw
 
 WORLD = ("一九五六年秋，江南。周家渡是运河边上的一个小镇，渡口、茶馆、米行都在镇上。"
          "湖州离周家渡两百多里，要坐一天的航船。\n")
@@ -40,20 +40,8 @@ CARDS = {
 
 def _checked(tmp_path: Path, body: str, pov: str = "周阿福") -> list[dict[str, object]]:
     """The findings of ``lw story check`` on ``body`` as a chapter told by ``pov`` in the ferry town's book."""
-    root = tmp_path / "渡口"
-    lw(root, "init", str(root), "--书名", "渡口", "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    cards = root / L.角色
-    cards.mkdir(parents=True, exist_ok=True)
-    for name, card in CARDS.items():
-        (cards / f"{name}.md").write_text(card_text(*card), encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "渡口买米")
-    lw(root, "decide")
-    lw(root)  # pack
-    hand_in(root, f"---\n标题: 米\n视角: {pov}\n书内时间: 一九五六年十月三日\n一句话事件: 渡口买米\n在场:\n  - {pov}\n---\n\n{body}\n")
-    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
+    found = checked_chapter(tmp_path / "渡口", WORLD, CARDS, "渡口买米",
+                            f"标题: 米\n视角: {pov}\n书内时间: 一九五六年十月三日\n一句话事件: 渡口买米\n在场:\n  - {pov}", body)
     return [f for f in found if "沈秀英" in str(f["message"]) and "在场" in str(f["message"])]
 
 
@@ -101,22 +89,11 @@ def test_a_family_home_at_a_place_is_away() -> None:
 
 def test_an_away_mother_at_her_home_village_fires(tmp_path: Path) -> None:
     """The world says no distance; her card puts her in her family home (在…老家): the pit's son sees her here."""
-    root = tmp_path / "矿"
-    lw(root, "init", str(root), "--书名", "矿", "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text("一九七五年冬，陕北一座煤矿。井口、澡堂、食堂都在矿上。\n", encoding="utf-8")
-    (root / L.角色).mkdir(parents=True, exist_ok=True)
-    (root / L.角色 / "李军.md").write_text(card_text("李军", ["小李"], "矿上", "十九岁，采煤工。", "张桂花是他妈。"),
-                                          encoding="utf-8")
-    (root / L.角色 / "张桂花.md").write_text(
-        card_text("张桂花", ["妈"], "米脂", "李军的妈。在米脂老家种地，带着两个小的。", "李军叫她“妈”。"), encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "下井")
-    lw(root, "decide")
-    lw(root)  # pack
-    hand_in(root, "---\n标题: 井\n视角: 李军\n书内时间: 一九七五年十二月三日\n一句话事件: 下井\n在场:\n  - 李军\n---\n\n"
-                  "李军下了班，从澡堂出来。妈蹲在食堂门口剥蒜，一瓣一瓣地剥。\n")
-    found = json.loads(lw(root, "check", "--json"))["A"]
+    cards = {"李军": ("李军", ["小李"], "矿上", "十九岁，采煤工。", "张桂花是他妈。"),
+             "张桂花": ("张桂花", ["妈"], "米脂", "李军的妈。在米脂老家种地，带着两个小的。", "李军叫她“妈”。")}
+    found = checked_chapter(tmp_path / "矿", "一九七五年冬，陕北一座煤矿。井口、澡堂、食堂都在矿上。\n", cards, "下井",
+                            "标题: 井\n视角: 李军\n书内时间: 一九七五年十二月三日\n一句话事件: 下井\n在场:\n  - 李军",
+                            "李军下了班，从澡堂出来。妈蹲在食堂门口剥蒜，一瓣一瓣地剥。")
     ours = [f for f in found if "张桂花" in f["message"] and "「米脂」" in f["message"]]
     assert len(ours) == 1 and "妈蹲在" in ours[0]["excerpt"], found
 

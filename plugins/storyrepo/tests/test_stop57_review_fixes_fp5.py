@@ -7,7 +7,7 @@ import pytest
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import far_places, prose_places
-from story_cli import card_text, hand_in, lw
+from story_cli import Card, checked_chapter, hand_in, lw
 
 WORLD = ("一九五六年秋，江南。周家渡是运河边上的一个小镇，渡口、茶馆、米行都在镇上。"
          "湖州离周家渡两百多里，要坐一天的航船。\n")
@@ -24,26 +24,12 @@ AUNT = {
 
 
 
-def _ferry(tmp_path: Path, body: str, cards: dict[str, tuple[str, list[str], str, str, str]],
-           dead: str = "") -> list[dict[str, object]]:
+def _ferry(tmp_path: Path, body: str, cards: dict[str, Card], dead: str = "") -> list[dict[str, object]]:
     """The findings of ``lw story check`` on ``body`` as 周阿福's chapter in the ferry town's book (``dead``'s card
     已死)."""
-    root = tmp_path / "渡口"
-    lw(root, "init", str(root), "--书名", "渡口", "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    folder = root / L.角色
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, card in cards.items():
-        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世"), encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "渡口买米")
-    lw(root, "decide")
-    lw(root)  # pack
-    hand_in(root, "---\n标题: 米\n视角: 周阿福\n书内时间: 一九五六年十月三日\n一句话事件: 渡口买米\n在场:\n  - 周阿福\n---\n\n"
-                  f"{body}\n")
-    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
-    return found
+    return checked_chapter(tmp_path / "渡口", WORLD, cards, "渡口买米",
+                           "标题: 米\n视角: 周阿福\n书内时间: 一九五六年十月三日\n一句话事件: 渡口买米\n在场:\n  - 周阿福", body,
+                           dead)
 
 
 def _there(found: list[dict[str, object]], who: str) -> list[str]:
