@@ -2952,7 +2952,7 @@ def _gender_of(ctx: CheckContext, who: str) -> str:
     """他/她 when the book's cards say ``who``'s gender (their own word, else their relations'), else ``""``."""
     if ctx.world is None:
         return ""
-    return ctx.world.gender.get(who) or ctx.world.kin_gender.get(who) or ""
+    return ctx.world.pronoun_of(who) or ""
 
 
 PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")

@@ -485,6 +485,12 @@ class World:
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
+    def pronoun_of(self, who: str) -> str | None:
+        """他/她 as the cards give ``who``: their own card's word (:attr:`gender`), else the relations their card states
+        (:attr:`kin_gender`); None (or ``""``) when neither says. The one reading of a person's gender for the checks
+        that weigh both."""
+        return self.gender.get(who) or self.kin_gender.get(who)
+
     def per_book(self, key: str, deps: tuple[object, ...], build: Callable[[], _Built]) -> _Built:
         """:func:`lw_storyrepo.memo.per_book` on this world's :attr:`_by_book`: ``build()``'s value while ``deps`` are unchanged."""
         return per_book(self._by_book, key, deps, build)
@@ -2383,7 +2389,7 @@ def _subjects(world: World, narration: str, anyone: re.Pattern[str]) -> Callable
             return None
         m = names[k]
         who = world.aliases.get(m.group(), m.group())
-        gender = world.gender.get(who) or world.kin_gender.get(who)
+        gender = world.pronoun_of(who)
         if between("我", m.end(), at) or (gender and any(between(p, m.end(), at) for p in HE if p != gender)):
             return None
         if gender and between(gender, m.end(), at):  # 贺青山看了石头一眼，他…: the pronoun is the sentence's own subject
@@ -2452,7 +2458,7 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
             if HELPED.search(clause, 0, firsts[0].start()):
                 return False
             if said in HE:
-                gender = world.gender.get(who) or world.kin_gender.get(who)
+                gender = world.pronoun_of(who)
                 if named() != {who} or (gender is not None and gender != said):
                     return False
                 # the card named later in the same sentence is another than the 他 (他…端起粥，喂小石头喝完了: T3, stop 54)
@@ -3033,7 +3039,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                     if in_previous is None:
                         in_previous = list(dict.fromkeys(name[x.group()] for x in anyone.finditer(previous)))
                     here = in_previous
-                gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
+                gender = {n: world.pronoun_of(n) for n in {*here, pov}}
                 fits = list(dict.fromkeys(n for n in here if gender[n] == said))
                 pov_fits = gender[pov] in (said, None, "")
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
@@ -3151,7 +3157,7 @@ def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str,
     if len(found) != 1 or pov in found:
         return None
     who = next(iter(found))
-    return who if (world.gender.get(who) or world.kin_gender.get(who)) in (None, "", pronoun) else None
+    return who if world.pronoun_of(who) in (None, "", pronoun) else None
 
 
 def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
@@ -5268,7 +5274,7 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
               if PARENT_OF.search(text, max(0, m.start() - 8), m.start()) or PARENT_IS.match(text, m.end())}
     for m in pattern.finditer(text):
         form, card = m.group(), by_surname[m.group(1)]
-        gender = world.gender.get(card) or world.kin_gender.get(card)
+        gender = world.pronoun_of(card)
         word = m.group(2)
         if (gender == "他" and word in SHE_ADDRESS) or (gender == "她" and word in HE_ADDRESS):
             continue
