@@ -1310,6 +1310,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if now and not flashback:
         out += _said_today(now, sentences, first_line, (*world.cards, *world.aliases))
         out += _feast_counted(now, lines, first_line)
+        out += _grave_dated(world, lines, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         out += _entry_dated(now, lines, first_line)
@@ -4202,6 +4203,57 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
                                f"（世界观/角色卡：{what}），与书内时间的记载对不上", first_line + i, col + start, sentence.strip()[:60]))
+    return out
+
+
+GRAVE_DATED = re.compile(
+    rf"(?P<whom>[^\W\d_]{{2,12}}?)之墓[”」’』]?[，,、：:\s]*(?:(?:卒|殁|逝|故)于)?"
+    rf"(?P<date>(?:[^\W\d_]{{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?(?:{_DAY_OF_MONTH}|正|冬|腊)月"
+    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,\n]{{0,3}})")
+"""A grave marker's words with a date after the name (韩公某某之墓，一九七八年七月; 先考某公之墓，某年腊月廿八卒): the
+date of the death of the one buried (T8, stop 59: the way of writing of 连续性-盲评十三, 十四, 三十五, 三十六, 四十一 —
+two of them dated). Not a date of raising the stone or of birth (:data:`GRAVE_NOT_DEATH`)."""
+GRAVE_NOT_DEATH = re.compile(r"立|生|建|修|敬")
+"""What, right after a grave marker's date, makes it no day of the death (某年清明立, 某年某月生, 重修)."""
+GRAVE_DAY_SLACK = 1
+"""The days a grave marker's day may be off the card's day of death (died in the night, found or buried the next day)."""
+
+
+def _buried(world: World, whom: str) -> str | None:
+    """The dead one (a card of :data:`DEAD` state) a grave marker's words ``whom`` name: their whole name in them, or a
+    surname and a given name of two characters or more in order with honorifics between (先考汪公守拙, 梨园孟公鹤年);
+    None when none, or more than one, is named."""
+    found = {dead for dead, card in world.cards.items() if str(card.get("状态") or "").startswith(DEAD)
+             and (dead in whom or (len(dead) >= 3 and dead[0] in whom and dead[1:] in whom[whom.index(dead[0]) + 1:]))}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 of a death the prose contradicts on a grave marker (:data:`GRAVE_DATED`): the one buried
+    (:func:`_buried`) has one dated day in the book (:func:`_one_dated_day`: their card's death, or the one event the
+    world or their card dates them) or a month of death on their card, and the marker names another month, or a day more than :data:`GRAVE_DAY_SLACK`
+    from it, or another year of the same era than the death their card dates (:func:`dates_of_death`) (T8, stop 59)."""
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        if "之墓" not in line:
+            continue
+        for m in GRAVE_DATED.finditer(line):
+            if GRAVE_NOT_DEATH.match(m.group("after")):
+                continue
+            who = _buried(world, m.group("whom"))
+            first = _one_dated_day(world, who) if who else None
+            on: tuple[int, int | None] | None = first[2] if first else \
+                (world.died[who][2], None) if who in world.died else None  # a card's month of death, no day
+            read = book_time(m.group("date")) if on else None
+            if who is None or on is None or read is None:
+                continue
+            era, (year, month, day) = read
+            d_era, d_year, _d_month = world.died.get(who) or (era, year, month)
+            if month != on[0] or (year is not None and era == d_era and year != d_year) \
+                    or (day is not None and on[1] is not None and abs(day - on[1]) > GRAVE_DAY_SLACK):
+                out.append(Finding("连贯", ERROR, f"正文里{who}的墓上写着「{m.group('date')}」，可{who}那件事是{on[0]}月"
+                                   f"{f'{on[1]}日' if on[1] else ''}（世界观/角色卡），与书内时间的记载对不上",
+                                   first_line + i, m.start("date") + 1, line.strip()[:60]))
     return out
 
 

@@ -10,12 +10,22 @@ file's own, in T7's 盐场 book (``test_continuity_time_seven.timed``).
 Silent: the right day; the count told as backstory (someone going away after it, R58's counter-examples to T7's
 reading, or 后来), a count not opening a scene, a count in someone's words, a sentence told outside the now (想起, 去年),
 a festival of the other calendar.
+
+And a grave marker's date (:data:`lw_storyrepo.continuity.GRAVE_DATED`: 先考某公某某之墓，某年某月某日卒) against the
+death the buried one's card dates (:func:`lw_storyrepo.continuity.dates_of_death`): the way of writing of five books
+(连续性-盲评十三, 十四, 三十五, 三十六, 四十一), two of them dated. Silent on the card's day (a day's slack), a marker of
+another dead or of no one the book knows, a date of raising the stone, a marker without a date.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from lw_storyrepo.continuity import World, dates_of_death
+
+import continuity_helpers
 from test_continuity_time_seven import timed
 
 LUNAR_NOW = "光绪十年五月十五"
@@ -76,3 +86,48 @@ def test_backstory_and_near_misses_are_silent(body: str) -> None:
 def test_a_lunar_festival_in_a_gregorian_book_is_left_to_the_months_reading() -> None:
     # no day of 端午 in a Gregorian year without a calendar of the moon: only the months reading (FEAST_NOW) may speak
     assert timed("端午过了才两天，河沿上的龙舟还没拖上岸。", SOLAR_NOW) == []
+
+
+GRAVE_CARDS: dict[str, dict[str, Any]] = {
+    "姚青禾": {"姓名": "姚青禾", "状态": "在世", "位置": "窑镇", "持有": ["泥刀"]},
+    "姚怀德": {"姓名": "姚怀德", "状态": "已死", "位置": "窑镇", "持有": []},
+    "庞秋菊": {"姓名": "庞秋菊", "状态": "已死", "位置": "窑镇", "持有": []},
+}
+GRAVE_TEXTS = {"姚青禾": "姚怀德的孙子，窑上的学徒。",
+               "姚怀德": "窑上的老把桩。同治九年三月十二夜里窑顶塌了，他死在窑里。",
+               "庞秋菊": "姚青禾的奶奶。一九五六年十月病逝。"}
+
+
+def graves(body: str, now: str = "同治十年清明") -> list[str]:
+    """The findings of ``body`` told by 姚青禾 at the kiln town on ``now``, in a book whose two dead are dated."""
+    died, days = dates_of_death(GRAVE_CARDS, GRAVE_TEXTS)
+    world = World(GRAVE_CARDS, {n: n for n in GRAVE_CARDS}, {"窑镇"}, {"泥刀"}, ("普通人",), None, {},
+                  {"姚青禾": "他", "姚怀德": "他", "庞秋菊": "她"}, died=died, died_day=days)
+    return [f.message for f in continuity_helpers.findings(body, world, "姚青禾", now) if "墓上" in f.message]
+
+
+@pytest.mark.parametrize("body", [
+    "青禾蹲下来拔草，碑上刻着：先祖姚公怀德之墓，同治九年四月十二卒。",
+    "碑上刻着“姚公怀德之墓，同治九年三月二十日”。",
+    "青禾认得石碑上的字：姚怀德之墓，同治八年三月十二日。",
+])
+def test_a_grave_marker_dated_off_the_death(body: str) -> None:
+    found = graves(body)
+    assert len(found) == 1 and "姚怀德" in found[0], found
+
+
+@pytest.mark.parametrize("body", [
+    "碑上刻着：先祖姚公怀德之墓，同治九年三月十二卒。",  # the card's day
+    "碑上刻着：先祖姚公怀德之墓，同治九年三月十三。",  # found the next day: a day's slack
+    "碑上刻着：姚公怀德之墓，同治十年清明立。",  # the day the stone was raised
+    "碑上刻着：先祖姚公怀德之墓。",  # no date
+    "碑上刻着：窑工刘公长顺之墓，同治九年五月。",  # someone the book does not know
+    "木牌上写着：庞秋菊同志之墓，一九五六年十月。",  # the other dead, on her month
+])
+def test_a_grave_marker_on_the_card_or_of_no_death_is_silent(body: str) -> None:
+    assert graves(body) == []
+
+
+def test_the_other_dead_on_another_month() -> None:
+    found = graves("木牌上写着：庞秋菊同志之墓，一九五六年七月。")
+    assert len(found) == 1 and "庞秋菊" in found[0], found

@@ -660,7 +660,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-2 by T4's (stop 55: a title on a surname with one ranked card, an entry brought in by 写下：, 七月半)
       # 状态-1 (右手握不住东西 → 右手攥着枣木柄) caught: S1's round (stop 58: a hand that cannot hold)
       ("连贯-位置-3.md", "位置"),  # 位置-1: P2 (stop 55, 中秋前回不来)
-      ("连贯-时间-3.md", "书内时间"), ("泄密-1.md", "吴阿根")],
+      # 时间-3 (先考汪公守拙之墓，宣统二年腊月廿八卒 for a death on 腊月廿三) caught: T8's round (stop 59: a grave
+      # marker's date against the buried one's dated day)
+      ("泄密-1.md", "吴阿根")],
      2),  # 6 -> 3: K3's round (stop 55: a handover's thing by its head after 把; a letter's writer is no speaker); 3 -> 2:
     # T5's (stop 56: 爹的字工工整整，…出了 — the dead as owner of what follows, no act)
     # a 1966 大兴安岭 logging camp written blind at stop 54, an evaluation set: first run 5/15, 2/5, 3/5 and 8 false
