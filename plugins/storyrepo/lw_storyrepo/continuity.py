@@ -4209,7 +4209,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
 GRAVE_DATED = re.compile(
     rf"(?P<whom>[^\W\d_]{{2,12}}?)之墓[”」’』]?[，,、：:\s]*(?:(?:卒|殁|逝|故)于)?"
     rf"(?P<date>(?:[^\W\d_]{{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?(?:{_DAY_OF_MONTH}|正|冬|腊)月"
-    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,\n]{{0,3}})")
+    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,；;\n]{{0,3}})")
 """A grave marker's words with a date after the name (韩公某某之墓，一九七八年七月; 先考某公之墓，某年腊月廿八卒): the
 date of the death of the one buried (T8, stop 59: the way of writing of 连续性-盲评十三, 十四, 三十五, 三十六, 四十一 —
 two of them dated). Not a date of raising the stone or of birth (:data:`GRAVE_NOT_DEATH`)."""
@@ -4219,12 +4219,11 @@ GRAVE_DAY_SLACK = 1
 """The days a grave marker's day may be off the card's day of death (died in the night, found or buried the next day)."""
 
 
-def _buried(world: World, whom: str) -> str | None:
-    """The dead one (a card of :data:`DEAD` state) a grave marker's words ``whom`` name: their whole name in them, or a
-    surname and a given name of two characters or more in order with honorifics between (先考汪公守拙, 梨园孟公鹤年);
+def _buried(dead: Iterable[str], whom: str) -> str | None:
+    """The one of ``dead`` (cards of :data:`DEAD` state) a grave marker's words ``whom`` name: their whole name in them,
+    or a surname and a given name of two characters or more in order with honorifics between (先考汪公守拙, 梨园孟公鹤年);
     None when none, or more than one, is named."""
-    found = {dead for dead, card in world.cards.items() if str(card.get("状态") or "").startswith(DEAD)
-             and (dead in whom or (len(dead) >= 3 and dead[0] in whom and dead[1:] in whom[whom.index(dead[0]) + 1:]))}
+    found = {d for d in dead if d in whom or (len(d) >= 3 and d[0] in whom and d[1:] in whom[whom.index(d[0]) + 1:])}
     return next(iter(found)) if len(found) == 1 else None
 
 
@@ -4234,13 +4233,21 @@ def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Findin
     world or their card dates them) or a month of death on their card, and the marker names another month, or a day more than :data:`GRAVE_DAY_SLACK`
     from it, or another year of the same era than the death their card dates (:func:`dates_of_death`) (T8, stop 59)."""
     out: list[Finding] = []
+    dead: dict[str, list[str]] = {}  # the dead by their name's first character: a marker's words read against theirs only
+    for d, card in world.cards.items():
+        if str(card.get("状态") or "").startswith(DEAD) and d:
+            dead.setdefault(d[0], []).append(d)
+    buried: dict[str, str | None] = {}  # who each marker's words name, read once a draft (a line of thousands of markers)
     for i, line in enumerate(lines):
-        if "之墓" not in line:
+        if "之墓" not in line or not dead:
             continue
         for m in GRAVE_DATED.finditer(line):
             if GRAVE_NOT_DEATH.match(m.group("after")):
                 continue
-            who = _buried(world, m.group("whom"))
+            whom = m.group("whom")
+            if whom not in buried:
+                buried[whom] = _buried([d for c in dict.fromkeys(whom) for d in dead.get(c, ())], whom)
+            who = buried[whom]
             first = _one_dated_day(world, who) if who else None
             on: tuple[int, int | None] | None = first[2] if first else \
                 (world.died[who][2], None) if who in world.died else None  # a card's month of death, no day

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from lw_storyrepo import continuity
 from lw_storyrepo.continuity import World, dates_of_death
 
 import continuity_helpers
@@ -131,3 +132,21 @@ def test_a_grave_marker_on_the_card_or_of_no_death_is_silent(body: str) -> None:
 def test_the_other_dead_on_another_month() -> None:
     found = graves("木牌上写着：庞秋菊同志之墓，一九五六年七月。")
     assert len(found) == 1 and "庞秋菊" in found[0], found
+
+
+def test_a_line_of_many_markers_reads_each_marker_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a hostile draft: one line of a thousand markers of the same dead, among two hundred dead cards; the marker's
+    # words are matched against the dead once a draft, and only against those whose name's first character is in them
+    cards = {**GRAVE_CARDS, **{f"庞{chr(0x4e00 + k)}{chr(0x4e80 + k)}": {"状态": "已死"} for k in range(200)}}
+    died, days = dates_of_death(GRAVE_CARDS, GRAVE_TEXTS)
+    world = World(cards, {n: n for n in cards}, {"窑镇"}, set(), ("普通人",), None, {}, {}, died=died, died_day=days)
+    asked: list[int] = []
+    real = continuity._buried
+
+    def counted(dead: list[str], whom: str) -> str | None:
+        asked.append(len(dead))
+        return real(dead, whom)
+
+    monkeypatch.setattr(continuity, "_buried", counted)
+    found = continuity._grave_dated(world, ["先祖姚公怀德之墓，同治九年四月十二卒；" * 1000], 1)
+    assert len(found) == 1000 and asked == [1]  # one reading, of the one 姚 among the dead
