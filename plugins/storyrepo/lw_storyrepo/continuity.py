@@ -1315,6 +1315,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                              else (1, 1, f"书内时间: {now}"))))
     if now and not flashback:
         out += _said_today(now, sentences, first_line, (*world.cards, *world.aliases))
+        out += _feast_counted(now, lines, first_line)
+        out += _grave_dated(world, lines, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         out += _entry_dated(now, lines, first_line)
@@ -3510,6 +3512,64 @@ moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR
 (:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
 明天中秋月饼) or a numeral a longer date (明天就是三月三十, not 三月三: T4, stop 55); silent on a question (明天是中秋吗？)
 and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
+SOLAR_FEAST_DAYS: dict[str, tuple[int, int]] = {
+    "国庆": (10, 1), "元旦": (1, 1), "五一": (5, 1), "劳动节": (5, 1), "六一": (6, 1), "儿童节": (6, 1),
+    "建军节": (8, 1), "教师节": (9, 10), "妇女节": (3, 8), "青年节": (5, 4), "圣诞": (12, 25)}
+"""The Gregorian days of the festivals a Gregorian book counts from (国庆节过去才三天 is the fourth of October)."""
+_COUNTED_FEASTS = "|".join(sorted({*LUNAR_FEAST_DAYS, *SOLAR_FEAST_DAYS}, key=len, reverse=True))
+FEAST_COUNTED = re.compile(
+    rf"^(?P<feast>{_COUNTED_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
+    r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?[，,]"
+    r"(?P<rest>(?:(?!一走|走了|回了|离了|离开|出了口|出了门|去了|动身|启程|上路|搬走|过世|去世|死了|没了|后来)[^。！？!?；;\n])*)"
+    r"(?:[。！!；;…]|$)")
+"""A festival counted back in days opening a paragraph that opens the chapter or a scene (:func:`_feast_counted`), the
+scene's present after it (国庆节过去才三天，山上就落了头一场霜，…; 中秋过了才三天，灶屋里还剩半坛子桂花糖，…): today
+is that many days after the festival's day (:data:`LUNAR_FEAST_DAYS` in a lunar book, :data:`SOLAR_FEAST_DAYS` in a
+Gregorian one). Backstory told by its distance from a festival is not it (R58 on T7): a clause after the count where
+someone goes away or is gone (中秋过了才三天，二叔就回了关外; 元宵过了才三天，他就跟着商队出了口，一走就是大半年) or
+later things are told (后来), a question, a count not opening a scene (T8, stop 59: 连续性-盲评五, 四十二, 四十四)."""
+
+
+def _feast_counted(now: str, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 the prose contradicts by a festival counted back in days (:data:`FEAST_COUNTED`) in the narration's
+    first sentence of the chapter's first paragraph or of the first after a scene break (a line of ``***``): the
+    in-book day is not that many days after the festival's (a day either way across a month's end: a lunar month's
+    length is unknown, a Gregorian year's February too; a festival still to come this year is last year's). A sentence told outside
+    the now (:data:`NOT_NOW`, :data:`NOT_THIS_YEAR`) is silent."""
+    read = _dated_today(now)
+    if read is None:
+        return []
+    _era, _year, month, day = read
+    lunar = _lunar(now)
+    days_of = LUNAR_FEAST_DAYS if lunar else {w: (d, d) for w, d in SOLAR_FEAST_DAYS.items()}
+    year_days = _day_of_year(12, 30, True) if lunar else 365
+    out: list[Finding] = []
+    opening = True
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if re.fullmatch(r"\s*[*＊—\-~～·]{3,}\s*", line):
+            opening = True
+            continue
+        was_opening, opening = opening, False
+        m = FEAST_COUNTED.match(line.strip()) if was_opening else None
+        if m is None or m.group("feast") not in days_of:
+            continue
+        sentence = line.strip()[:m.end()]
+        if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
+            continue
+        days = _cn_int(m.group("n"))
+        first_day, last_day = days_of[m.group("feast")]
+        since_last, since_first = ((_day_of_year(month, day, lunar) - _day_of_year(*on, lunar)) % year_days
+                                   for on in (last_day, first_day))
+        slack = 0 if first_day[0] == month else 1
+        if days is not None and not since_last - slack <= days <= since_first + slack:
+            said = m.group()[:m.start("rest") - 1]
+            out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i,
+                               line.find(said) + 1, sentence[:60]))
+    return out
+
+
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -4149,6 +4209,64 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
                                f"（世界观/角色卡：{what}），与书内时间的记载对不上", first_line + i, col + start, sentence.strip()[:60]))
+    return out
+
+
+GRAVE_DATED = re.compile(
+    rf"(?P<whom>[^\W\d_]{{2,12}}?)之墓[”」’』]?[，,、：:\s]*(?:(?:卒|殁|逝|故)于)?"
+    rf"(?P<date>(?:[^\W\d_]{{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?(?:{_DAY_OF_MONTH}|正|冬|腊)月"
+    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,；;\n]{{0,3}})")
+"""A grave marker's words with a date after the name (韩公某某之墓，一九七八年七月; 先考某公之墓，某年腊月廿八卒): the
+date of the death of the one buried (T8, stop 59: the way of writing of 连续性-盲评十三, 十四, 三十五, 三十六, 四十一 —
+two of them dated). Not a date of raising the stone or of birth (:data:`GRAVE_NOT_DEATH`)."""
+GRAVE_NOT_DEATH = re.compile(r"立|生|建|修|敬")
+"""What, right after a grave marker's date, makes it no day of the death (某年清明立, 某年某月生, 重修)."""
+GRAVE_DAY_SLACK = 1
+"""The days a grave marker's day may be off the card's day of death (died in the night, found or buried the next day)."""
+
+
+def _buried(dead: Iterable[str], whom: str) -> str | None:
+    """The one of ``dead`` (cards of :data:`DEAD` state) a grave marker's words ``whom`` name: their whole name in them,
+    or a surname and a given name of two characters or more in order with honorifics between (先考汪公守拙, 梨园孟公鹤年);
+    None when none, or more than one, is named."""
+    found = {d for d in dead if d in whom or (len(d) >= 3 and d[0] in whom and d[1:] in whom[whom.index(d[0]) + 1:])}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 of a death the prose contradicts on a grave marker (:data:`GRAVE_DATED`): the one buried
+    (:func:`_buried`) has one dated day in the book (:func:`_one_dated_day`: their card's death, or the one event the
+    world or their card dates them) or a month of death on their card, and the marker names another month, or a day more than :data:`GRAVE_DAY_SLACK`
+    from it, or another year of the same era than the death their card dates (:func:`dates_of_death`) (T8, stop 59)."""
+    out: list[Finding] = []
+    dead: dict[str, list[str]] = {}  # the dead by their name's first character: a marker's words read against theirs only
+    for d, card in world.cards.items():
+        if str(card.get("状态") or "").startswith(DEAD) and d:
+            dead.setdefault(d[0], []).append(d)
+    buried: dict[str, str | None] = {}  # who each marker's words name, read once a draft (a line of thousands of markers)
+    for i, line in enumerate(lines):
+        if "之墓" not in line or not dead:
+            continue
+        for m in GRAVE_DATED.finditer(line):
+            if GRAVE_NOT_DEATH.match(m.group("after")):
+                continue
+            whom = m.group("whom")
+            if whom not in buried:
+                buried[whom] = _buried([d for c in dict.fromkeys(whom) for d in dead.get(c, ())], whom)
+            who = buried[whom]
+            first = _one_dated_day(world, who) if who else None
+            on: tuple[int, int | None] | None = first[2] if first else \
+                (world.died[who][2], None) if who in world.died else None  # a card's month of death, no day
+            read = book_time(m.group("date")) if on else None
+            if who is None or on is None or read is None:
+                continue
+            era, (year, month, day) = read
+            d_era, d_year, _d_month = world.died.get(who) or (era, year, month)
+            if month != on[0] or (year is not None and era == d_era and year != d_year) \
+                    or (day is not None and on[1] is not None and abs(day - on[1]) > GRAVE_DAY_SLACK):
+                out.append(Finding("连贯", ERROR, f"正文里{who}的墓上写着「{m.group('date')}」，可{who}那件事是{on[0]}月"
+                                   f"{f'{on[1]}日' if on[1] else ''}（世界观/角色卡），与书内时间的记载对不上",
+                                   first_line + i, m.start("date") + 1, line.strip()[:60]))
     return out
 
 

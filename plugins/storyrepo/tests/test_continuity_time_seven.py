@@ -10,7 +10,8 @@ and the near misses.
   a coming said on a day ahead is silent when it is the dated day, when the comer leaves (明天就走), when the comer is
   someone the book dates no coming for, when the date named is gone by, and when the sentence is told as past;
 - (a festival counted back in days, 中秋过了才三天, was read here too and dropped by the ftp fixers' round of stop 58: a
-  past event told by its distance from a festival is ordinary backstory; see ``test_stop58_review_fixes_ftp.py``);
+  past event told by its distance from a festival is ordinary backstory; see ``test_stop58_review_fixes_ftp.py``;
+  read again, narrower, by T8 at stop 59: ``test_continuity_time_eight.py``);
 - an entry written now on a new page of a book, whatever the book is called (在晒盐册新的一页上写下：…), heads with
   today.
 """

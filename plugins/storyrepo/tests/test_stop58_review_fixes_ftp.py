@@ -3,7 +3,10 @@
 Each sentence is the reviewer's own, written for a book of theirs, not the corpus's.
 
 - T7-a: a festival counted back in days (中秋过了才三天，…) is the ordinary way to tell a *past* event's distance from a
-  festival; the reading rested on two books and is dropped (no 书内时间 finding on it, whatever the in-book day).
+  festival; the reading rested on two books and is dropped (no 书内时间 finding on it, whatever the in-book day). T8's
+  round (stop 59, ``test_continuity_time_eight.py``) reads the count again where it opens the chapter or a scene with
+  the scene's present after it (T7's own 中秋过了才三天，月饼还剩半盒… is such a sentence, now a catch there); the reviewer's
+  two sentences, someone going away after the count, stay silent here.
 - T7-b: the owner before a comer's 的 tells two parties of one noun apart: 县里的检查组 is not the 省里检查组 the book
   dates (:func:`lw_storyrepo.continuity._comes_in`); an owner the event's words name, or none, still matches.
 - P6-a: a sender between the person and the coming (托人来找过你, 派人来叫你) is someone else's coming
@@ -28,7 +31,6 @@ from test_continuity_time_seven import timed
 @pytest.mark.parametrize("body, now", [
     ("中秋过了才三天，二叔就回了关外。", "光绪十年腊月初八"),
     ("元宵过了才三天，他就跟着商队出了口，一走就是大半年。", "光绪十年八月初十"),
-    ("中秋过了才三天，月饼还剩半盒，卞玉珍说留着待客。", "光绪十年八月初十"),
 ])
 def test_a_festival_counted_back_in_days_is_no_finding(body: str, now: str) -> None:
     assert timed(body, now) == []
