@@ -4933,20 +4933,29 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``. ``described`` (groups: who, description, thing) reads a use across a description
-    (:func:`_plain_description`) where ``use`` read none in that clause. A quote opened after the lead (他站起来，“去，把
-    你那把…拿来”) ends the reading: what its clauses do is someone's words (an order, a tale), not the lead's act."""
+    (:func:`_plain_description`) where ``use`` read none in that clause. The clauses of a quote opened after the lead (他站起
+    来，“去，把你那把…拿来”) are skipped until it closes: what they do is someone's words (an order, a tale), not the
+    lead's act."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
     at = 0
+    quoted = False  # inside a quote opened after the lead
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
             at += len(clause)
             continue
-        if first is not None and k % 2 == 0 and k > 0 and clause.rfind("“") > clause.rfind("”"):
-            break  # 常叔站起来，…，“去，把你那块纤板拿来”: the clauses after a quote opens are its words, no act of the lead (H12)
+        if first is not None and k % 2 == 0 and k > 0 and (quoted or clause.rfind("“") > clause.rfind("”")):
+            # 常叔站起来，…，“去，把你那块纤板拿来，…”: the clauses while a quote opened after the lead is open are its words,
+            # no act of the lead; the narration after it closes is the lead's again (“走，”扛起扁担…) (H12)
+            opens, closes = clause.rfind("“"), clause.rfind("”")
+            quoted = opens > closes
+            if quoted or closes < 0:
+                at += len(clause)
+                continue
+            at, clause = at + closes + 1, clause[closes + 1:]
         if first is not None and k % 2 == 0 and k > 0 and NEWCOMER.search(clause):
             seen = SEEN_LEAD.match(clause)
             seen = seen and (names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end()))

@@ -89,3 +89,10 @@ def test_a_quote_opened_after_the_lead_is_no_act_of_the_lead() -> None:
     # the narration's own clauses before the quote are still the lead's
     body = "老周站起来，拿起秒表，“走，下去看看。”"
     assert _by(_held(body), "老周", "秒表")
+
+
+def test_the_narration_after_the_quote_closes_is_the_leads_again() -> None:
+    body = "老周站起来，“走，”拿起秒表就出了门。"
+    assert _by(_held(body), "老周", "秒表")
+    body = "老周说了句“走”，拿起秒表就出了门。"
+    assert _by(_held(body), "老周", "秒表")
