@@ -1403,6 +1403,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         mine = re.compile(rf"(?<![自忘])(?:{alternation(MINE_SPEAKERS)})(?!们)的?(?:[^。！？“”，,：:\n的这那]{{1,3}}?[上里])?"
                           rf"(?:[这那]一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})")
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
+        voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
+                                                  sorted(v.column - 1 for v in speakers.get(i, ()))))
+        # who is named in a line and the paragraphs before it, read once a line (a line of thousands of claims asks once)
+        named_near = functools.cache(lambda i: frozenset(aliases.get(n.group(), n.group()) for text in
+                                                         (lines[i], *_paragraphs_before(lines, i, HOLDER_NEAR))
+                                                         for n in held_names.finditer(text)))
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1505,8 +1511,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                         m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
                        and not (HE_ONE_OR_YOU.search(m.group(1)) or names.search(m.group(1)))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
-            claimed = [(m.start(), _claims_own(m, lines, i, col - 1, speakers.get(i, ()), names, aliases, listed,
-                                               owners.get(_canonical(m.group("thing"), world.items, by_length))),
+            claimed = [(m.start(), _claims_own(m, lines[i], col - 1, voice_starts(i), names,
+                                               _holder_near(owners.get(_canonical(m.group("thing"), world.items, by_length)),
+                                                            listed, named_near, i)),
                         m.group("thing")) for m in mine.finditer(sentence)
                        if MINE_POINTED.search(said_sentence, m.start(), _past_spaces(sentence, m.end()))] if i in speakers else []
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
@@ -5188,34 +5195,43 @@ def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
                 or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
 
 
-def _claims_own(m: re.Match[str], lines: list[str], i: int, at: int, voices: Iterable[Any], names: re.Pattern[str],
-                aliases: dict[str, str], listed: set[str], holder: str | None) -> str | None:
-    """Who says the words where the match ``m`` (of a sentence standing at ``at`` of line ``i``) has the speaker call a known
-    thing their own (我那只…千里镜), when it says they have it now; None when it does not, or outside anyone's words. Not a
+def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], list[int]], names: re.Pattern[str],
+                holder_near: bool) -> str | None:
+    """Who says the words where the match ``m`` (of a sentence standing at ``at`` of ``line``; ``voices`` the line's and
+    where their words start: :func:`_voice_at`) has the speaker call a known thing their own (我那只…千里镜), when it says
+    they have it now; None when it does not, or outside anyone's words. Not a
     claim of now: a time gone, a supposition or a comparison in the clause before 我 (:data:`MINE_BEFORE_NOT_NOW`), or
     another person taking or using it there (:data:`TAKEN_BY`), the thing given, lost or asked after in the clause after
-    it (:data:`MINE_NOT_NOW`).
-    A speaker the text does not name (a pronoun, turn-taking) will do only when the thing's card holder
-    (``holder``) is not in the draft's 在场 list (``listed``, when it has one) nor named in the paragraph or the
-    :data:`HOLDER_NEAR` before it: then whoever says it is not the one holding it (H12, stop 59)."""
+    it (:data:`MINE_NOT_NOW`). A speaker the text does not name (a pronoun, turn-taking) will do only when the thing's
+    card holder is not near (``holder_near``: :func:`_holder_near`): then whoever says it is not the one holding it. The
+    clause before 我 is read :data:`LOOK_BACK` characters back at most (H12, stop 59)."""
     sentence = m.string
-    voice = _voice_at(voices, lines[i], at + m.start())
-    clause = sentence[max(sentence.rfind(mark, 0, m.start()) for mark in "，,：:；;“") + 1:m.start()]
+    voice = _voice_at(*voices, line, at + m.start())
+    low = max(0, m.start() - LOOK_BACK)
+    clause = sentence[max(sentence.rfind(mark, low, m.start()) for mark in "，,：:；;“") + 1 or low:m.start()]
     if voice is None or MINE_BEFORE_NOT_NOW.search(clause) or MINE_NOT_NOW.match(sentence, m.end()) \
             or any(TAKEN_BY.match(clause, o.end()) for pattern in (names, OTHER_PERSON) for o in pattern.finditer(clause)):
         return None
-    if getattr(voice, "guessed", False) and (holder is None or holder in listed or any(
-            aliases.get(n.group(), n.group()) == holder for text in (lines[i], *_paragraphs_before(lines, i, HOLDER_NEAR))
-            for n in names.finditer(text))):
+    if getattr(voice, "guessed", False) and holder_near:
         return None
     return str(voice.speaker)
 
 
-def _voice_at(voices: Iterable[Any], line: str, at: int) -> Any | None:
-    """The one of ``voices`` whose quoted words hold position ``at`` of ``line``; None outside quotes or when none does."""
+def _holder_near(holder: str | None, listed: set[str], named_near: Callable[[int], frozenset[str]], i: int) -> bool:
+    """Whether the card holder of a thing (None: no card holds it) may be the one speaking at line ``i``: none holds it, or
+    the draft's 在场 list (``listed``) or the line and the :data:`HOLDER_NEAR` paragraphs before it (``named_near``) name
+    them (H12, stop 59)."""
+    return holder is None or holder in listed or holder in named_near(i)
+
+
+def _voice_at(voices: list[Any], starts: list[int], line: str, at: int) -> Any | None:
+    """The one of ``voices`` (a line's, in the order of their columns; ``starts`` where their words start) whose quoted
+    words hold position ``at`` of ``line``, found by bisection (a line of thousands of quotes asks each once); None
+    outside quotes or when none does."""
     if not quoted_at(line, at):
         return None
-    return next((v for v in voices if v.column - 1 <= at < v.column - 1 + len(v.words)), None)
+    k = bisect.bisect_right(starts, at) - 1
+    return voices[k] if k >= 0 and at < starts[k] + len(voices[k].words) else None
 
 
 def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
