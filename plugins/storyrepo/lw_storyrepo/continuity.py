@@ -354,9 +354,10 @@ SPOKEN_CARRY_VERBS = ("挑",)
 (我挑着那担水) (R57 F1, stop 57)."""
 MINE_SPEAKERS = ("我", "俺")
 """The first person of someone's words whose own thing the words may name (:data:`MINE_NOT_NOW`, H12 at stop 59)."""
-MINE_POINTED = re.compile(rf"[这那]一?[{ITEM_KIND}]")
-"""This or that and a measure word, which a thing the speaker calls their own is pointed at by (我那只…, 我手上这只…) in the
-sentence as written — the sentence read may have moved it after the thing's name: 我的刀 alone is no claim read (H12)."""
+MINE_POINTED = re.compile(rf"(?:{alternation(MINE_SPEAKERS)})的?(?:[^。！？“”，,：:\n的这那]{{1,3}}?[上里])?[这那]一?[{ITEM_KIND}]")
+"""The speaker pointing at a thing as their own in the sentence as written (我那只…, 我手上这只…, 俺抽屉里那把…): this or
+that and a measure word right after 我 or a place of theirs — the sentence read may have moved the measure word after the
+thing's name. 我的刀 alone, or a verb between (我没拿那只…), is no claim read (H12)."""
 MINE_NOT_NOW = re.compile(rf"[^。！？!?“”，,；;\n]{{0,8}}?(?:送|借|给|还|当|卖|丢|输|押|换|赔|偷|抢|没了|不见|早|原先|原来|{PAST_TIME}"
                           r"|被|叫|让|呢|吗|么)")
 """What may follow a thing the speaker calls their own (我那只…千里镜, 我手上这只…扳指, 我鼻梁上这副…眼镜, 俺那杆…) in their
@@ -1515,7 +1516,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                                _holder_near(owners.get(_canonical(m.group("thing"), world.items, by_length)),
                                                             listed, named_near, i)),
                         m.group("thing")) for m in mine.finditer(sentence)
-                       if MINE_POINTED.search(said_sentence, m.start(), _past_spaces(sentence, m.end()))] if i in speakers else []
+                       if MINE_POINTED.match(said_sentence, m.start())] if i in speakers else []
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]

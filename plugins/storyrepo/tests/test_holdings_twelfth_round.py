@@ -78,6 +78,7 @@ def test_its_holder_or_no_claim_of_now_stays_silent() -> None:
                  "老周说：“跟我那只秒表一个样。”",  # a comparison
                  "老周说：“她拿了我那只秒表。”",  # another acting on it
                  "老周说：“你偷偷用了我那只秒表。”",
+                 "老周说：“我没拿那只秒表。”",  # a verb between 我 and this or that: no claim of own
                  "老周说：“我的秒表，谁也别碰。”",  # no this or that: no claim read
                  "我那只秒表还在抽屉里。"):  # the narration's own 我, nobody's words
         assert _held(body) == [], body
