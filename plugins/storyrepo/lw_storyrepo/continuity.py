@@ -352,6 +352,25 @@ of what follows (:data:`SPOKEN_NOT_DONE` and :data:`SPOKEN_AFTER_NOT_DONE` take 
 SPOKEN_CARRY_VERBS = ("挑",)
 """Verbs of :data:`SPOKEN_USE_VERBS`'s kind whose bare form is another sense (我挑那只… = I choose): a use only with 着/了
 (我挑着那担水) (R57 F1, stop 57)."""
+MINE_SPEAKERS = ("我", "俺")
+"""The first person of someone's words whose own thing the words may name (:data:`MINE_NOT_NOW`, H12 at stop 59)."""
+MINE_POINTED = re.compile(rf"(?:{alternation(MINE_SPEAKERS)})的?(?:[^。！？“”，,：:\n的这那]{{1,3}}?[上里])?[这那]一?[{ITEM_KIND}]")
+"""The speaker pointing at a thing as their own in the sentence as written (我那只…, 我手上这只…, 俺抽屉里那把…): this or
+that and a measure word right after 我 or a place of theirs — the sentence read may have moved the measure word after the
+thing's name. 我的刀 alone, or a verb between (我没拿那只…), is no claim read (H12)."""
+MINE_NOT_NOW = re.compile(rf"[^。！？!?“”，,；;\n]{{0,8}}?(?:送|借|给|还|当|卖|丢|输|押|换|赔|偷|抢|没了|不见|早|原先|原来|{PAST_TIME}"
+                          r"|被|叫|让|呢|吗|么)")
+"""What may follow a thing the speaker calls their own (我那只…千里镜, 我手上这只…扳指, 我鼻梁上这副…眼镜, 俺那杆…) in their
+clause that makes the words no claim that they have it now: it was given, lent, pawned, sold, lost or taken (我那只表早当了,
+我那把刀叫他拿走了), or it is asked after (我那只表呢？). Read by :func:`_claims_own` (H12, stop 59)."""
+MINE_BEFORE_NOT_NOW = re.compile(rf"(?:{PAST_TIME}|要是|如果|假如|倘若|若是|像|比|跟|和|同|与)")
+"""What may stand before 我 in the clause of a thing the speaker calls their own that makes it no claim of now: a time gone,
+a wish or a supposition, a comparison (你那把跟我那把…): :func:`_claims_own`."""
+OTHER_PERSON = re.compile(rf"{HE_ONE}|你|您")
+"""Another person than the speaker, by a pronoun (a name is read by the book's names)."""
+TAKEN_BY = re.compile(r"[^，,]{0,4}?(?:拿|偷|抢|借|用|摸|取|收|藏|弄|卖|当|戴|揣|抱|扔|砸|摔|占)")
+"""A verb of taking or using after another person before 我 (他拿了我那只…, 你偷偷用我那把…): their act on the speaker's
+thing, no claim of the speaker's (你别看我这副… asks no such verb): :func:`_claims_own`."""
 SPOKEN_BETWEEN_NOT_DONE = re.compile(r"[不没换]")
 """Words between the speaker's use verb and the thing that make it no use: a refusal or an inability (用不着, 背不动, 拿不了),
 a barter (我拿这块怀表换你的…) (R57 F1, stop 57)."""
@@ -1387,6 +1406,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])|)"
                            rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
+        # “莫看我手上这只翡翠扳指”, “把我那只鲨鱼皮套的千里镜拿来”: the speaker calls a known thing their own — this/that and
+        # a measure word after 我 (a place of their body or house between), a few words of looks — with no use verb: whoever
+        # says it has it now, unless :func:`_claims_own` reads it as past, given away, supposed or another's act (H12, stop 59)
+        mine = re.compile(rf"(?<![自忘])(?:{alternation(MINE_SPEAKERS)})(?!们)的?(?:[^。！？“”，,：:\n的这那]{{1,3}}?[上里])?"
+                          rf"(?:[这那]一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})")
+        listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
+        voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
+                                                  sorted(v.column - 1 for v in speakers.get(i, ()))))
+        # who is named in a line and the paragraphs before it, read once a line (a line of thousands of claims asks once)
+        named_near = functools.cache(lambda i: frozenset(aliases.get(n.group(), n.group()) for text in
+                                                         (lines[i], *_paragraphs_before(lines, i, HOLDER_NEAR))
+                                                         for n in held_names.finditer(text)))
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1489,6 +1520,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                         m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
                        and not (HE_ONE_OR_YOU.search(m.group(1)) or names.search(m.group(1)))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
+            claimed = [(m.start(), _claims_own(m, lines[i], col - 1, voice_starts(i), names,
+                                               _holder_near(owners.get(_canonical(m.group("thing"), world.items, by_length)),
+                                                            listed, named_near, i)),
+                        m.group("thing")) for m in mine.finditer(sentence)
+                       if MINE_POINTED.match(said_sentence, m.start())] if i in speakers else []
+            said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
@@ -5028,17 +5065,29 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``. ``described`` (groups: who, description, thing) reads a use across a description
-    (:func:`_plain_description`) where ``use`` read none in that clause."""
+    (:func:`_plain_description`) where ``use`` read none in that clause. The clauses of a quote opened after the lead (他站起
+    来，“去，把你那把…拿来”) are skipped until it closes: what they do is someone's words (an order, a tale), not the
+    lead's act."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
     at = 0
+    quoted = False  # inside a quote opened after the lead
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
             at += len(clause)
             continue
+        if first is not None and k % 2 == 0 and k > 0 and (quoted or clause.rfind("“") > clause.rfind("”")):
+            # 常叔站起来，…，“去，把你那块纤板拿来，…”: the clauses while a quote opened after the lead is open are its words,
+            # no act of the lead; the narration after it closes is the lead's again (“走，”扛起扁担…) (H12)
+            opens, closes = clause.rfind("“"), clause.rfind("”")
+            quoted = opens > closes
+            if quoted or closes < 0:
+                at += len(clause)
+                continue
+            at, clause = at + closes + 1, clause[closes + 1:]
         if first is not None and k % 2 == 0 and k > 0 and NEWCOMER.search(clause):
             seen = SEEN_LEAD.match(clause)
             seen = seen and (names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end()))
@@ -5269,6 +5318,45 @@ def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
     or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？); a refusal, an inability or a barter after the verb (我用不着…, 我拿X换你的…)."""
     return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_BETWEEN_NOT_DONE.search(m.string, m.start(2), m.start(3))
                 or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
+
+
+def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], list[int]], names: re.Pattern[str],
+                holder_near: bool) -> str | None:
+    """Who says the words where the match ``m`` (of a sentence standing at ``at`` of ``line``; ``voices`` the line's and
+    where their words start: :func:`_voice_at`) has the speaker call a known thing their own (我那只…千里镜), when it says
+    they have it now; None when it does not, or outside anyone's words. Not a
+    claim of now: a time gone, a supposition or a comparison in the clause before 我 (:data:`MINE_BEFORE_NOT_NOW`), or
+    another person taking or using it there (:data:`TAKEN_BY`), the thing given, lost or asked after in the clause after
+    it (:data:`MINE_NOT_NOW`). A speaker the text does not name (a pronoun, turn-taking) will do only when the thing's
+    card holder is not near (``holder_near``: :func:`_holder_near`): then whoever says it is not the one holding it. The
+    clause before 我 is read :data:`LOOK_BACK` characters back at most (H12, stop 59)."""
+    sentence = m.string
+    voice = _voice_at(*voices, line, at + m.start())
+    low = max(0, m.start() - LOOK_BACK)
+    clause = sentence[max(sentence.rfind(mark, low, m.start()) for mark in "，,：:；;“") + 1 or low:m.start()]
+    if voice is None or MINE_BEFORE_NOT_NOW.search(clause) or MINE_NOT_NOW.match(sentence, m.end()) \
+            or any(TAKEN_BY.match(clause, o.end()) for pattern in (names, OTHER_PERSON) for o in pattern.finditer(clause)):
+        return None
+    if getattr(voice, "guessed", False) and holder_near:
+        return None
+    return str(voice.speaker)
+
+
+def _holder_near(holder: str | None, listed: set[str], named_near: Callable[[int], frozenset[str]], i: int) -> bool:
+    """Whether the card holder of a thing (None: no card holds it) may be the one speaking at line ``i``: none holds it, or
+    the draft's 在场 list (``listed``) or the line and the :data:`HOLDER_NEAR` paragraphs before it (``named_near``) name
+    them (H12, stop 59)."""
+    return holder is None or holder in listed or holder in named_near(i)
+
+
+def _voice_at(voices: list[Any], starts: list[int], line: str, at: int) -> Any | None:
+    """The one of ``voices`` (a line's, in the order of their columns; ``starts`` where their words start) whose quoted
+    words hold position ``at`` of ``line``, found by bisection (a line of thousands of quotes asks each once); None
+    outside quotes or when none does."""
+    if not quoted_at(line, at):
+        return None
+    k = bisect.bisect_right(starts, at) - 1
+    return voices[k] if k >= 0 and at < starts[k] + len(voices[k].words) else None
 
 
 def _by_line(voices: Iterable[Any]) -> dict[int, list[Any]]:
