@@ -2670,6 +2670,9 @@ LETTER_GAP = 2
 LETTER_RUN_MAX = 4
 """How many quote-alone paragraphs a letter may enclose beyond its read parts (:func:`_enclosed_runs`): a letter's
 unread middle is a few paragraphs; a longer run of lone quotes is a dialogue (R58b, stop 58)."""
+YOURS = ("你们家", "你家", "你")
+"""How a listener's words open on the reader's own person (你哥有口福。 你阿母真好。 你额吉的？ 你家阿妈…): said to the one
+reading a letter out, about someone of theirs — the letter's writer (:func:`_named_to_reader`)."""
 QUESTION_MARKS = frozenset("？?")
 """A paragraph holding a question is said to someone there (还能有谁？冬梅。 answers one): no letter's signature."""
 
@@ -2684,6 +2687,35 @@ def _signer(ctx: CheckContext, signed: str) -> str | None:
     owners = {p for p in set(ctx.aliases.values()) if len(p) == len(signed) + 1 and p.endswith(signed) and surname_of(p)
               and ctx.is_person(p)}
     return next(iter(owners)) if len(owners) == 1 else None
+
+
+def _named_to_reader(ctx: CheckContext, names: re.Pattern[str], lines: list[str], filled: list[int],
+                     rank: dict[int, int], group: list[int]) -> str | None:
+    """The writer of a letter no signature and no sender names, as a listener names them to the reader: a quote in the
+    paragraphs around the letter's read parts (from :data:`LETTER_GAP` paragraphs before its first to
+    :data:`LETTER_GAP` after its last, the read parts themselves left out) that opens on :data:`YOURS` and a person
+    (“你哥有口福。” “你阿母真好。” “你额吉的？念念” — K8, stop 59: a letter read aloud to someone there, 二十八,
+    三十三, 四十四) who is not in the draft's 在场 and not dead (:attr:`CheckContext.dead`: 你爹坟上…, 你师父死以前…
+    speak of the dead): the reader's absent relative the letter came from. The first such quote names them; none: no
+    writer.
+    ``filled``: the draft's non-blank paragraphs, ``rank`` their places in it."""
+    read = set(group)
+    lo, hi = max(0, rank[group[0]] - LETTER_GAP), min(len(filled), rank[group[-1]] + LETTER_GAP + 1)
+    for i in filled[lo:hi]:
+        if i in read:
+            continue
+        text = lines[i]
+        for q in quote_matches(text):
+            words = text[q.start() + 1:q.end()]
+            mine = next((p for p in YOURS if words.startswith(p)), None)
+            if mine is None:
+                continue
+            whole = names.match(words)  # a kin form the book knows with its 你 (你哥), else the name after it
+            found = whole if whole is not None and len(whole.group()) > len(mine) else names.match(words, len(mine))
+            who = ctx.aliases.get(found.group(), found.group()) if found is not None else None
+            if who is not None and ctx.is_person(who) and who not in ctx.cast and who not in ctx.dead:
+                return who
+    return None
 
 
 def _quote_alone(text: str) -> bool:
@@ -2771,6 +2803,7 @@ def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dic
             open_letter = False
         prev = i
     read = _enclosed_runs(ctx, lines, filled, read)
+    rank = {i: k for k, i in enumerate(filled)}
     out: dict[int, tuple[str, bool]] = {}
     groups: list[list[int]] = []
     for i in read:
@@ -2792,6 +2825,8 @@ def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dic
                          and head[n.start() - 1:n.start()] != "给"]
                 if found:
                     writer = ctx.aliases.get(found[-1].group(), found[-1].group())
+        if writer is None:
+            writer = _named_to_reader(ctx, names, lines, filled, rank, group)
         if writer is not None:
             out.update(dict.fromkeys(group, (writer, guessed)))
     return out
@@ -2868,6 +2903,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
+                if speaker is None and after_narration and names:
+                    speaker = _other_of_two(ctx, names, next(g for g in m.groups() if g is not None))
             elif speaker is None and alone and len(ctx.cast) == 2:
                 # 秋生想了半天，问：“…” — an unnamed clause led by the given name of one of a scene of two: theirs
                 clause = outside[marks.clause_start(m.start()):m.start()].lstrip()
@@ -2941,6 +2978,19 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _other_of_two(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
+    """Who opens an exchange no narration tags: right after a narration paragraph that gives no speaker, a quote alone
+    that calls one of a scene of two by name at its start (“建国，你说…？” :func:`_called_at_start`) is the other's,
+    and the turn-taking goes on from it (K8, stop 59). Only a draft whose 在场 lists exactly two people: in a larger
+    scene the one called says nothing of who calls; no 在场, no scene to read it from."""
+    if len(ctx.cast) != 2:
+        return None
+    called = _called_at_start(ctx, names, words)
+    if called is None or called not in ctx.cast:
+        return None
+    return next(p for p in ctx.cast if p != called)
 
 
 NOT_AFTER_SUBJECT = frozenset("上下里外中内前后边旁头的之")
