@@ -559,6 +559,41 @@ def eighteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
     }
 
 
+def nineteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against stop 58's readers (the nineteenth look), as :func:`sixth_look`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8").replace("状态: 在世", "状态: 重伤")
+    barred = card + "\n" + "".join(f"上不得{t}，拉不得{t[:2]}。" for t in held(n // 12)) + "\n"
+    hurt = {f"{L.角色}/许砚.md": card + "\n右手握不住东西，站不起来，上不得船，拉不得纤。\n"}
+    names = [x[:2] + "娘" for x in held(n // 15)]
+    rostered = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in names)}
+    coined = "".join(chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000) for i in range(n // 6))
+    return {
+        "nineteenth_barred_acts": ({f"{L.角色}/许砚.md": barred}, HEAD + fill("许砚拽了一把纤绳，", n)),
+        "nineteenth_barred_prose": (hurt, HEAD + fill("许砚拽了一把纤绳，他背着手，摸上船来，", n)),
+        "nineteenth_cannot_hold": (hurt, HEAD + fill("许砚右手握着", n)),
+        "nineteenth_step_by_step": (hurt, HEAD + fill("许砚一步一步地挪", n)),
+        "nineteenth_day_recalled": ({}, HEAD + fill("陈伯走进来。那天傍晚，", n)),
+        "nineteenth_restated_days": ({}, HEAD + fill("陈伯是十月十九日走的，", n)),
+        "nineteenth_comer_before_day": ({}, HEAD + fill("检查组大后天就到了，", n)),
+        "nineteenth_comer_unbroken": ({}, HEAD + fill("顾衡大后天就到", n)),
+        "nineteenth_new_pages": ({}, HEAD + fill("翻到新的一页，在新的一页上写下：\n", n)),
+        "nineteenth_visits": ({}, HEAD + fill("顾衡今天来找过你，", n)),
+        "nineteenth_kin_one": ({}, HEAD + fill("许砚的姐来找他，你姐你哥", n)),
+        "nineteenth_names_guard": (rostered, HEAD + fill("老板娘石头缝" + names[0] + "说", n)),
+        "nineteenth_letter": ({}, HEAD + "信上写着：\n" + fill("“好。”\n", n)),
+        "nineteenth_letter_runs": ({}, HEAD + fill("她念道：\n“好。”\n“好。”\n", n)),
+        "nineteenth_rank_groups": ({}, HEAD + fill("主任们，许砚刚当上主治，", n)),
+        "nineteenth_numbered": ({}, HEAD + fill("三号箱", n)),
+        "nineteenth_numbered_runs": ({}, HEAD + fill("今天三号到十号归你查，", n)),
+        "nineteenth_numbered_unbroken": ({}, HEAD + fill("三号到十号", n)),
+        "nineteenth_worksites": ({}, HEAD + fill("进了硐，窑门，下了井，", n), [f"许砚在{t[:2]}硐" for t in held(n // 120)]),
+        "nineteenth_dishes": ({}, HEAD + "".join(coined[i:i + 2] + "汤" for i in range(0, len(coined), 2))),
+        "nineteenth_villages": ({}, HEAD + "".join(coined[i:i + 3] + "村，" + coined[i:i + 3] for i in range(0, len(coined), 3))),
+        "nineteenth_stations": ({}, HEAD + "".join(coined[i:i + 2] + "航标站，" + coined[i:i + 2] for i in range(0, len(coined), 2))),
+        "nineteenth_counties": ({}, HEAD + fill("太平县，永安城，沧州城，沧州，", n)),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -637,11 +672,11 @@ def main() -> None:
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
                          **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4),
-                         **seventeenth_look(cap // 4), **eighteenth_look(cap // 4)}
+                         **seventeenth_look(cap // 4), **eighteenth_look(cap // 4), **nineteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
                      **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
                      **fifteenth_look(cap), **sixteenth_look(cap), **seventeenth_look(cap),
-                     **eighteenth_look(cap)}
+                     **eighteenth_look(cap), **nineteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue
