@@ -60,6 +60,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.checks import CheckContext
 from lw_storyrepo.checkscore import _Book, _base_book, _freeze
 from lw_storyrepo.drafts import DRAFT_MAX_CHARS, read_draft
+from lw_storyrepo.propernouns import LONGER_WORD_HEADS, lexicon
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.review import check
 from lw_storyrepo.samples import KNOWN, SECRET
@@ -567,7 +568,10 @@ def nineteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
     names = [x[:2] + "娘" for x in held(n // 15)]
     rostered = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in names)}
     coined = "".join(chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000) for i in range(n // 6))
+    heads = sorted({w[:2] for w in lexicon().freq if len(w) == 3 and w[-1] in LONGER_WORD_HEADS})[:n // 15]
+    guarded = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in heads)}
     return {
+        "nineteenth_guard_heads": (guarded, HEAD + fill("".join(f"{p}山，{p}河，{p}路，" for p in heads[-40:]), n)),
         "nineteenth_barred_acts": ({f"{L.角色}/许砚.md": barred}, HEAD + fill("许砚拽了一把纤绳，", n)),
         "nineteenth_barred_prose": (hurt, HEAD + fill("许砚拽了一把纤绳，他背着手，摸上船来，", n)),
         "nineteenth_cannot_hold": (hurt, HEAD + fill("许砚右手握着", n)),

@@ -5,17 +5,25 @@ beside books of thousands of names, things and bars.
   a card's paragraph of thousands of 上不得X made thousands of patterns, each compiled and searched for in every line of
   the draft — 10,000 bars beside a 60,000-character draft took 39 s. One person's words are read for at most
   :data:`forbidden.BARRED_ACTS_MAX` of them, the first the book says.
+- The guard that keeps a person's name from being found inside a longer noun (:func:`propernouns.not_inside_longer`:
+  老板 in 老板娘; K7, stop 58) was a lookbehind for each name a dictionary noun of a head begins, compiled into every
+  pattern of names and tried wherever a name met its head, and each place head's words were read again for each name: a
+  名册 of 4,000 dictionary words as people beside a draft at the cap of them took minutes. The guard holds at most
+  :data:`propernouns.LONGER_GUARD_MAX` names, and a head's words are read once.
 
 Each is read through its result and its work (patterns made, characters read), never timed."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from story_cli import hand_in, lw, new_book
 
-from lw_storyrepo import forbidden
+from lw_storyrepo import forbidden, propernouns
 from lw_storyrepo import layout as L
 from lw_storyrepo.forbidden import forbidden_of
 
@@ -56,3 +64,35 @@ def test_a_card_of_thousands_of_bars_is_checked_through_lw_story(tmp_path: Path)
     hand_in(root, "---\n标题: 试\n视角: 韦大锅\n---\n" + "韦大锅在普洱歇脚，天亮了。\n韦大锅一步跨上船来。\n")
     out = lw(root, "check")
     assert "Traceback" not in out and "上不得船" in out
+
+
+def _dictionary_names(k: int) -> list[str]:
+    """``k`` two-character dictionary words each of which a dictionary noun of a head begins (龙骨 of 龙骨山)."""
+    lex = propernouns.lexicon()
+    return sorted({w[:2] for w in lex.freq if len(w) == 3 and w[-1] in propernouns.LONGER_WORD_HEADS})[:k]
+
+
+def test_a_roster_of_thousands_of_dictionary_words_makes_a_guard_of_a_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K7's guard (stop 58) on people who are thousands of dictionary words: each name with its head was a lookbehind
+    compiled into every pattern of names and tried wherever a name met its head; each place head's words were read
+    again for every name before it."""
+    names = _dictionary_names(3000)
+    real = propernouns._Lexicon.words_after
+    asked: list[str] = []
+
+    def counted(self: Any, head: str) -> list[str]:
+        asked.append(head)
+        return real(self, head)
+
+    monkeypatch.setattr(propernouns._Lexicon, "words_after", counted)
+    propernouns._longer_after.cache_clear()
+    guard = propernouns.not_inside_longer(names)
+    assert guard.count("(?<=") == propernouns.LONGER_GUARD_MAX  # one for each of thousands
+    assert len(asked) == len(set(asked)) <= len(propernouns.PLACE_HEADS)  # each head once, not once per name
+
+
+def test_the_guard_reads_as_before_for_a_book_of_people() -> None:
+    people = ["老板", "石头", "冯大", "阿福"]
+    pattern = re.compile(f"(?:老板|石头|冯大|阿福){propernouns.not_inside_longer(people)}")
+    found = [m.group() for m in pattern.finditer("老板娘来了。石头缝里。老板说：石头路过，阿福道：好。")]
+    assert found == ["老板", "石头", "阿福"]
