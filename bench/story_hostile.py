@@ -40,7 +40,9 @@ line of thousands of 叫X, one sentence of thousands of ranks or days ahead, a l
 person; the ``eighteenth_`` cases (the eighteenth look) against stop 57's readers (a title spoken to, a going on a day,
 quotes after a clause chain, in a scene of two or after a pronoun's beat, sightings imagined, seasons beside names of a
 season, elders, acts given up, places asked after) and against the world's readers (thousands of one-place lists, of
-family homes in one sentence, places of hundreds of lengths).
+family homes in one sentence, places of hundreds of lengths); the ``nineteenth_`` cases (the nineteenth look) against
+stop 58's readers (acts of a trade a card bars, on one card or a thousand, K7's name guard beside a 名册 of thousands
+of dictionary words, and the rest of the round's readings at the cap).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -561,7 +563,13 @@ def eighteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
 
 
 def nineteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
-    """Books and drafts built against stop 58's readers (the nineteenth look), as :func:`sixth_look`."""
+    """Books and drafts built against stop 58's readers (the nineteenth look): a card barring thousands of acts of a
+    trade, a thousand cards each barring a few (their names absent, or fifty of them named before the acts), hands that
+    cannot hold, a step at a time, a remembered day mid-paragraph, dated days restated, comers before the day word, new
+    pages, visits told by their purpose, one-character relations (and a card of thousands of them), a 名册 of thousands
+    of names a longer noun begins (and of dictionary words a noun of a head begins), letters read out paragraph by
+    paragraph, ranks + 们 and stages reached, numbered things and runs of them, work sites, dishes, villages, stations and
+    counties, as :func:`sixth_look`."""
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8").replace("状态: 在世", "状态: 重伤")
     barred = card + "\n" + "".join(f"上不得{t}，拉不得{t[:2]}。" for t in held(n // 12)) + "\n"
     hurt = {f"{L.角色}/许砚.md": card + "\n右手握不住东西，站不起来，上不得船，拉不得纤。\n"}
@@ -570,7 +578,14 @@ def nineteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
     coined = "".join(chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000) for i in range(n // 6))
     heads = sorted({w[:2] for w in lexicon().freq if len(w) == 3 and w[-1] in LONGER_WORD_HEADS})[:n // 15]
     guarded = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in heads)}
+    hurt_cards = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 重伤\n位置: 仁济医院\n最后变更章: 0\n---\n## 设定\n"
+                  f"他上不得船，拉不得纤，右手握不住东西，站不起来。\n" for p in ("伤" + t[:2] for t in held(n // 60))}
+    kin = {f"{L.角色}/许砚.md": card.replace("状态: 重伤", "状态: 在世") + "\n" + "".join(f"{t[:2]}的姐，{t[:2]}的哥。" for t in held(n // 8)) + "\n"}
     return {
+        "nineteenth_hurt_cards": (hurt_cards, HEAD + fill("伤伤伤拽了一把纤绳，摸上船来，他一步一步地挪到门口，", n)),
+        "nineteenth_hurt_cards_named": (hurt_cards, HEAD + fill("".join(f"{p[:-3]}拽了一把纤绳，" for p in list(hurt_cards)[:50])
+                                                                .replace(f"{L.角色}/", ""), n)),
+        "nineteenth_kin_relations": (kin, HEAD + fill("许砚的姐来找他，你姐你哥来看过他。", n)),
         "nineteenth_guard_heads": (guarded, HEAD + fill("".join(f"{p}山，{p}河，{p}路，" for p in heads[-40:]), n)),
         "nineteenth_barred_acts": ({f"{L.角色}/许砚.md": barred}, HEAD + fill("许砚拽了一把纤绳，", n)),
         "nineteenth_barred_prose": (hurt, HEAD + fill("许砚拽了一把纤绳，他背着手，摸上船来，", n)),

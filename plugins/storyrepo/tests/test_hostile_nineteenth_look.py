@@ -10,6 +10,10 @@ beside books of thousands of names, things and bars.
   pattern of names and tried wherever a name met its head, and each place head's words were read again for each name: a
   名册 of 4,000 dictionary words as people beside a draft at the cap of them took minutes. The guard holds at most
   :data:`propernouns.LONGER_GUARD_MAX` names, and a head's words are read once.
+- An act a barred card may not do (状态: 上不得船, 站不起来) was asked of each barred person at every place it stands
+  in the draft whether it is told of them (``continuity._told_of``), named near or not: a book of a thousand cards each
+  barring it beside a draft of such acts was the product of the two (a tenth of the cap: 21 s). It is asked only of
+  those whose name stands within the span ``_told_of`` reads (or who alone is named in the paragraph, for a 他).
 
 Each is read through its result and its work (patterns made, characters read), never timed."""
 
@@ -21,10 +25,12 @@ from typing import Any
 
 import pytest
 
+import continuity_helpers
 from story_cli import hand_in, lw, new_book
 
-from lw_storyrepo import forbidden, propernouns
+from lw_storyrepo import continuity, forbidden, propernouns
 from lw_storyrepo import layout as L
+from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
 
@@ -96,3 +102,41 @@ def test_the_guard_reads_as_before_for_a_book_of_people() -> None:
     pattern = re.compile(f"(?:老板|石头|冯大|阿福){propernouns.not_inside_longer(people)}")
     found = [m.group() for m in pattern.finditer("老板娘来了。石头缝里。老板说：石头路过，阿福道：好。")]
     assert found == ["老板", "石头", "阿福"]
+
+
+def _barred_world(k: int) -> tuple[World, list[str]]:
+    """A book of ``k`` boatmen each barred from boarding and hauling (上不得船，拉不得纤), and 岩温 telling it."""
+    people = ["伤" + t for t in _things(k)]
+    cards = {"岩温": {"姓名": "岩温", "状态": "在世", "位置": "普洱"},
+             **{p: {"姓名": p, "状态": "腕伤", "位置": "普洱"} for p in people}}
+    texts = {p: "他上不得船，拉不得纤。" for p in people}
+    aliases = {n: n for n in cards}
+    world = World(cards, dict(aliases), {"普洱"}, set(), ("普通人",), None, places_inside("", {"普洱"}),
+                  {n: "他" for n in cards}, bars=forbidden_of(cards, texts, "", aliases, {"普洱"}))
+    return world, people
+
+
+def test_hundreds_of_barred_cards_read_an_act_for_the_one_it_is_told_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The acts of a trade and the faculties are read strictly of the one named (continuity's ``_told_of``): a book of
+    hundreds of barred cards read each act in the draft once for each of them, named or not."""
+    real = continuity._told_of
+    asked: list[str] = []
+
+    def counted(world: World, narration: str, at: int, who: str, *args: Any) -> bool:
+        asked.append(who)
+        return real(world, narration, at, who, *args)
+
+    monkeypatch.setattr(continuity, "_told_of", counted)
+    world, people = _barred_world(300)
+    acts = "艄公拽了一把纤绳，摸上船来。\n" * 200
+    body = acts + f"{people[7]}拽了一把纤绳。\n"
+    found = [f.message for f in continuity_helpers.findings(body, world, "岩温", "1948年5月10日", ["岩温", *people])]
+    assert [m for m in found if "的状态" in m] == [f"{people[7]} 的状态是「腕伤」（角色卡·状态），按设定拉不得纤，正文里却这样做了"]
+    assert len(asked) <= 2  # each of 400 acts asked for each of 300 people: 120,000 times
+
+
+def test_a_barred_act_is_told_of_its_one_by_a_pronoun_as_before() -> None:
+    world, people = _barred_world(3)
+    found = continuity_helpers.findings(f"{people[1]}走过来。他拽了一把纤绳。\n", world, "岩温", "1948年5月10日", ["岩温", *people])
+    assert [f.message for f in found if "的状态" in f.message] == [
+        f"{people[1]} 的状态是「腕伤」（角色卡·状态），按设定拉不得纤，正文里却这样做了"]
