@@ -261,9 +261,13 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         if len(who) == 1:
             said.setdefault(who.pop(), []).append(sentence)
     alias_lengths = frozenset(len(a) for a in aliases if len(a) >= 2)
+    every_form = frozenset(a for a in aliases if len(a) >= 2)  # once: each person's others were the whole book's again
+
+    def names_another(clause: str, n: str) -> bool:
+        return any(aliases[a] != n for a in _held_in(clause, every_form, alias_lengths))
+
     out: dict[str, Bars] = {}
     for n, sentences in said.items():
-        others = frozenset(a for a, c in aliases.items() if c != n and len(a) >= 2)
         barred: set[str] = set()
         parts: dict[str, str] = {}
         kept = False
@@ -278,13 +282,13 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     if len(acts) >= BARRED_ACTS_MAX:
                         break
                     if bar.group("verb") in _KIN_OF and thing not in ANYTHING and not SPAN.fullmatch(thing) \
-                            and not _held_in(clause, others, alias_lengths) \
+                            and not names_another(clause, n) \
                             and not ANOTHERS_OR_PAST.search(clause, 0, bar.start("verb")):
                         words = bar.group() if thing == fronted else bar.group()[bar.start("verb") - bar.start():]
                         acts.setdefault(words, _barred_act(bar.group("verb"), thing))
                 for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
                     if faculty not in faculties and (said_so := bar.search(clause)) is not None \
-                            and not _held_in(clause, others, alias_lengths) \
+                            and not names_another(clause, n) \
                             and not ANOTHERS_OR_PAST.search(clause, 0, said_so.start()) \
                             and not ONCE.match(clause, said_so.end()):
                         rules_out = lesser if unless and any(unless.search(other) for other in sentences) else doing

@@ -140,3 +140,26 @@ def test_a_barred_act_is_told_of_its_one_by_a_pronoun_as_before() -> None:
     found = continuity_helpers.findings(f"{people[1]}走过来。他拽了一把纤绳。\n", world, "岩温", "1948年5月10日", ["岩温", *people])
     assert [f.message for f in found if "的状态" in f.message] == [
         f"{people[1]} 的状态是「腕伤」（角色卡·状态），按设定拉不得纤，正文里却这样做了"]
+
+
+class _ItemsCounted(dict):  # type: ignore[type-arg]
+    """A book's aliases counting how often all of them are walked (:meth:`items`)."""
+
+    walks = 0
+
+    def items(self):  # type: ignore[no-untyped-def]
+        _ItemsCounted.walks += 1
+        return super().items()
+
+
+def test_a_book_of_hundreds_of_barred_cards_walks_its_names_once() -> None:
+    """Whether a card's clause names someone else (then its bar is theirs) built every other name of the book again for
+    each barred person: a book of thousands of cards was the square of them before any draft was read."""
+    people = ["伤" + t for t in _things(500)]
+    cards = {p: {"姓名": p, "状态": "腕伤", "位置": "普洱"} for p in people}
+    aliases = _ItemsCounted({**{p: p for p in people}, "老幺": people[1]})
+    _ItemsCounted.walks = 0
+    bars = forbidden_of(cards, {p: "他上不得船。老幺拉不得纤。" for p in people}, "", aliases, {"普洱"})
+    assert _ItemsCounted.walks <= 2  # once for each of the 500: 501
+    assert [words for words, _ in bars[people[0]].acts] == ["上不得船"]  # 老幺's clause is another's
+    assert [words for words, _ in bars[people[1]].acts] == ["上不得船", "拉不得纤"]  # 老幺 is people[1]'s own name
