@@ -40,7 +40,9 @@ line of thousands of 叫X, one sentence of thousands of ranks or days ahead, a l
 person; the ``eighteenth_`` cases (the eighteenth look) against stop 57's readers (a title spoken to, a going on a day,
 quotes after a clause chain, in a scene of two or after a pronoun's beat, sightings imagined, seasons beside names of a
 season, elders, acts given up, places asked after) and against the world's readers (thousands of one-place lists, of
-family homes in one sentence, places of hundreds of lengths).
+family homes in one sentence, places of hundreds of lengths); the ``nineteenth_`` cases (the nineteenth look) against
+stop 58's readers (acts of a trade a card bars, on one card or a thousand, K7's name guard beside a 名册 of thousands
+of dictionary words, and the rest of the round's readings at the cap).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -60,6 +62,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.checks import CheckContext
 from lw_storyrepo.checkscore import _Book, _base_book, _freeze
 from lw_storyrepo.drafts import DRAFT_MAX_CHARS, read_draft
+from lw_storyrepo.propernouns import LONGER_WORD_HEADS, lexicon
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.review import check
 from lw_storyrepo.samples import KNOWN, SECRET
@@ -559,6 +562,57 @@ def eighteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict
     }
 
 
+def nineteenth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against stop 58's readers (the nineteenth look): a card barring thousands of acts of a
+    trade, a thousand cards each barring a few (their names absent, or fifty of them named before the acts), hands that
+    cannot hold, a step at a time, a remembered day mid-paragraph, dated days restated, comers before the day word, new
+    pages, visits told by their purpose, one-character relations (and a card of thousands of them), a 名册 of thousands
+    of names a longer noun begins (and of dictionary words a noun of a head begins), letters read out paragraph by
+    paragraph, ranks + 们 and stages reached, numbered things and runs of them, work sites, dishes, villages, stations and
+    counties, as :func:`sixth_look`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8").replace("状态: 在世", "状态: 重伤")
+    barred = card + "\n" + "".join(f"上不得{t}，拉不得{t[:2]}。" for t in held(n // 12)) + "\n"
+    hurt = {f"{L.角色}/许砚.md": card + "\n右手握不住东西，站不起来，上不得船，拉不得纤。\n"}
+    names = [x[:2] + "娘" for x in held(n // 15)]
+    rostered = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in names)}
+    coined = "".join(chr(0x4E00 + (i * 7919) % 20000) + chr(0x4E00 + (i * 31) % 20000) for i in range(n // 6))
+    heads = sorted({w[:2] for w in lexicon().freq if len(w) == 3 and w[-1] in LONGER_WORD_HEADS})[:n // 15]
+    guarded = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 人物 | 1 |\n" for p in heads)}
+    hurt_cards = {f"{L.角色}/{p}.md": f"---\n姓名: {p}\n状态: 重伤\n位置: 仁济医院\n最后变更章: 0\n---\n## 设定\n"
+                  f"他上不得船，拉不得纤，右手握不住东西，站不起来。\n" for p in ("伤" + t[:2] for t in held(n // 60))}
+    kin = {f"{L.角色}/许砚.md": card.replace("状态: 重伤", "状态: 在世") + "\n" + "".join(f"{t[:2]}的姐，{t[:2]}的哥。" for t in held(n // 8)) + "\n"}
+    return {
+        "nineteenth_hurt_cards": (hurt_cards, HEAD + fill("伤伤伤拽了一把纤绳，摸上船来，他一步一步地挪到门口，", n)),
+        "nineteenth_hurt_cards_named": (hurt_cards, HEAD + fill("".join(f"{p[:-3]}拽了一把纤绳，" for p in list(hurt_cards)[:50])
+                                                                .replace(f"{L.角色}/", ""), n)),
+        "nineteenth_kin_relations": (kin, HEAD + fill("许砚的姐来找他，你姐你哥来看过他。", n)),
+        "nineteenth_guard_heads": (guarded, HEAD + fill("".join(f"{p}山，{p}河，{p}路，" for p in heads[-40:]), n)),
+        "nineteenth_barred_acts": ({f"{L.角色}/许砚.md": barred}, HEAD + fill("许砚拽了一把纤绳，", n)),
+        "nineteenth_barred_prose": (hurt, HEAD + fill("许砚拽了一把纤绳，他背着手，摸上船来，", n)),
+        "nineteenth_cannot_hold": (hurt, HEAD + fill("许砚右手握着", n)),
+        "nineteenth_step_by_step": (hurt, HEAD + fill("许砚一步一步地挪", n)),
+        "nineteenth_day_recalled": ({}, HEAD + fill("陈伯走进来。那天傍晚，", n)),
+        "nineteenth_restated_days": ({}, HEAD + fill("陈伯是十月十九日走的，", n)),
+        "nineteenth_comer_before_day": ({}, HEAD + fill("检查组大后天就到了，", n)),
+        "nineteenth_comer_unbroken": ({}, HEAD + fill("顾衡大后天就到", n)),
+        "nineteenth_new_pages": ({}, HEAD + fill("翻到新的一页，在新的一页上写下：\n", n)),
+        "nineteenth_visits": ({}, HEAD + fill("顾衡今天来找过你，", n)),
+        "nineteenth_kin_one": ({}, HEAD + fill("许砚的姐来找他，你姐你哥", n)),
+        "nineteenth_names_guard": (rostered, HEAD + fill("老板娘石头缝" + names[0] + "说", n)),
+        "nineteenth_letter": ({}, HEAD + "信上写着：\n" + fill("“好。”\n", n)),
+        "nineteenth_letter_runs": ({}, HEAD + fill("她念道：\n“好。”\n“好。”\n", n)),
+        "nineteenth_rank_groups": ({}, HEAD + fill("主任们，许砚刚当上主治，", n)),
+        "nineteenth_numbered": ({}, HEAD + fill("三号箱", n)),
+        "nineteenth_numbered_runs": ({}, HEAD + fill("今天三号到十号归你查，", n)),
+        "nineteenth_numbered_unbroken": ({}, HEAD + fill("三号到十号", n)),
+        "nineteenth_worksites": ({}, HEAD + fill("进了硐，窑门，下了井，", n), [f"许砚在{t[:2]}硐" for t in held(n // 120)]),
+        "nineteenth_dishes": ({}, HEAD + "".join(coined[i:i + 2] + "汤" for i in range(0, len(coined), 2))),
+        "nineteenth_villages": ({}, HEAD + "".join(coined[i:i + 3] + "村，" + coined[i:i + 3] for i in range(0, len(coined), 3))),
+        "nineteenth_stations": ({}, HEAD + "".join(coined[i:i + 2] + "航标站，" + coined[i:i + 2] for i in range(0, len(coined), 2))),
+        "nineteenth_counties": ({}, HEAD + fill("太平县，永安城，沧州城，沧州，", n)),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     root = work / "书"
     _base_book(CORPUS, work, [])
@@ -637,11 +691,11 @@ def main() -> None:
                          **ninth_look(cap // 4), **tenth_look(cap // 4),
                          **eleventh_look(cap // 4), **twelfth_look(cap // 4), **thirteenth_look(cap // 4),
                          **fourteenth_look(cap // 4), **fifteenth_look(cap // 4), **sixteenth_look(cap // 4),
-                         **seventeenth_look(cap // 4), **eighteenth_look(cap // 4)}
+                         **seventeenth_look(cap // 4), **eighteenth_look(cap // 4), **nineteenth_look(cap // 4)}
         cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap),
                      **twelfth_look(cap), **thirteenth_look(cap), **fourteenth_look(cap),
                      **fifteenth_look(cap), **sixteenth_look(cap), **seventeenth_look(cap),
-                     **eighteenth_look(cap)}
+                     **eighteenth_look(cap), **nineteenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

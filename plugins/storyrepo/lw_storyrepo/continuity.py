@@ -2552,6 +2552,13 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             acts.append((n, _faculty_act(doing), words, None))
         for words, doing in b.acts:  # 上不得船: boarding told of them, as strictly as a faculty's act
             acts.append((n, _faculty_act(doing), words, None))
+    # each person's words as the paragraph may hold them (each alias; 妈 of 妈妈): an act is told of someone strictly
+    # (_told_of) only where their name, or a pronoun with their name in the paragraph, stands — a line naming none of
+    # them is not read for their acts (a book of a thousand barred cards had each act read a thousand times: A19)
+    spelled: dict[str, set[str]] = {n: {n} for n in bars}
+    for a, n in world.aliases.items():
+        if n in spelled:
+            spelled[n].update((a, a[0]) if len(a) == 2 and a[0] == a[1] else (a,))
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
@@ -2562,7 +2569,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
         named = functools.cache(lambda text=narration: {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(text)})
         caused: Callable[[int], bool] | None = None
         for n, act, why, part_act in acts:
-            if n in done or (n, i) in seen:
+            if n in done or (n, i) in seen or (part_act is None and not any(w in narration for w in spelled[n])):
                 continue
             for m in act.finditer(narration):
                 if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
@@ -2570,7 +2577,9 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 if part_act is None:
-                    if not _told_of(world, narration, m.start(), n, anyone, named):
+                    near = narration[max(0, m.start() - TOLD_SPAN):m.start()]  # all _told_of reads a name in
+                    if not (any(w in near for w in spelled[n]) or named() == {n}) \
+                            or not _told_of(world, narration, m.start(), n, anyone, named):
                         continue
                 else:
                     subject = subject or _subjects(world, narration, anyone)

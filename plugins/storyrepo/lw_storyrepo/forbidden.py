@@ -81,6 +81,10 @@ ACT_KIN = ("拉拽扯拖牵", "扛背挑担驮", "搬抬", "拾捡摘采", "撑"
 do the same act to a thing: a bar read on one verb of a row is broken by any verb of it (拉不得纤: 拽了一把纤绳; 扛不得:
 背着). Only a verb of a row is read as a bar here: walking, seeing, hearing are :data:`FACULTIES`'."""
 _KIN_OF = {verb: row for row in ACT_KIN for verb in row}
+BARRED_ACTS_MAX = 8
+"""How many acts of a trade (:data:`BARRED_ACT`) one person's words are read for, the first the card and 世界观 say: a
+card bars a trade's one to three acts (上不得船，拉不得纤); one of thousands (a card's paragraph of 上不得X) had the
+draft's every line searched once for each (A19, stop 59)."""
 ANYTHING = ("东西", "重物", "重东西", "重活", "力气", "活", "")
 """A barred act's thing that is no thing in particular (搬不得东西, 扛不得): not read — a carrying or pulling verb alone is
 too common a word for a body (背着手, 抬起头, 拉着他的手) to hold the card to."""
@@ -257,9 +261,13 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         if len(who) == 1:
             said.setdefault(who.pop(), []).append(sentence)
     alias_lengths = frozenset(len(a) for a in aliases if len(a) >= 2)
+    every_form = frozenset(a for a in aliases if len(a) >= 2)  # once: each person's others were the whole book's again
+
+    def names_another(clause: str, n: str) -> bool:
+        return any(aliases[a] != n for a in _held_in(clause, every_form, alias_lengths))
+
     out: dict[str, Bars] = {}
     for n, sentences in said.items():
-        others = frozenset(a for a, c in aliases.items() if c != n and len(a) >= 2)
         barred: set[str] = set()
         parts: dict[str, str] = {}
         kept = False
@@ -271,14 +279,16 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                 for bar in BARRED_ACT.finditer(clause):
                     fronted = (bar.group("fronted") or "").rstrip("更也还")
                     thing = bar.group("thing") or ("" if NOT_A_THING.search(fronted) else fronted)
+                    if len(acts) >= BARRED_ACTS_MAX:
+                        break
                     if bar.group("verb") in _KIN_OF and thing not in ANYTHING and not SPAN.fullmatch(thing) \
-                            and not _held_in(clause, others, alias_lengths) \
+                            and not names_another(clause, n) \
                             and not ANOTHERS_OR_PAST.search(clause, 0, bar.start("verb")):
                         words = bar.group() if thing == fronted else bar.group()[bar.start("verb") - bar.start():]
                         acts.setdefault(words, _barred_act(bar.group("verb"), thing))
                 for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
                     if faculty not in faculties and (said_so := bar.search(clause)) is not None \
-                            and not _held_in(clause, others, alias_lengths) \
+                            and not names_another(clause, n) \
                             and not ANOTHERS_OR_PAST.search(clause, 0, said_so.start()) \
                             and not ONCE.match(clause, said_so.end()):
                         rules_out = lesser if unless and any(unless.search(other) for other in sentences) else doing

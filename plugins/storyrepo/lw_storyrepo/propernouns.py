@@ -575,6 +575,14 @@ holds the title's own person (师兄弟, 表姐妹 name the 师兄, the 表姐 t
 小姐妹 (no rank) is another crowd than the 小姐."""
 
 
+LONGER_GUARD_MAX = 64
+"""How many names, each with a head that makes a longer noun of it, :func:`not_inside_longer` guards (the first by head
+and name; the books here have at most seven): a 名册 of thousands of dictionary words as people (龙骨 of 龙骨山, 石头 of
+石头缝) made a guard of thousands of lookbehinds, compiled into every pattern of names and tried wherever a name met its
+head — a draft at the cap beside 4,000 of them took minutes (A19, stop 59). A name past it is found inside the longer
+word, as before the guard."""
+
+
 def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None) -> str:
     """The guard (a negative lookahead, or nothing) to put after a pattern of names so that a name of ``people`` (two
     characters or more) is not found where the dictionary reads it and the next character as one longer noun
@@ -588,7 +596,14 @@ def not_inside_longer(people: Iterable[str], scope: frozenset[str] | None = None
     names = frozenset(n for n in people if len(n) >= 2)
     if not names:
         return ""
-    after = {tail: followed for tail, followed in _longer_after(names).items() if scope is None or tail in scope}
+    after: dict[str, list[tuple[str, str]]] = {}
+    guarded = 0  # at most LONGER_GUARD_MAX names and heads: each a lookbehind tried wherever a name meets its head
+    for tail, followed in sorted(_longer_after(names).items()):
+        if scope is not None and tail not in scope:
+            continue
+        for pair in followed[:LONGER_GUARD_MAX - guarded]:
+            after.setdefault(tail, []).append(pair)
+            guarded += 1
     if not after:
         return ""
 
@@ -611,6 +626,7 @@ def _longer_after(names: frozenset[str]) -> dict[str, tuple[tuple[str, str], ...
     readers ask for the same people's forms again and again). A kin title's pair is no longer word (:data:`KIN_PAIRS`)."""
     lex = lexicon()
     after: dict[str, list[tuple[str, str]]] = {}
+    heads: dict[str, list[str]] = {}  # each place head's words read once, not once per name before it
     for name in sorted(names):
         for longer in lex.longer_nouns(name):
             tail = longer[-1]
@@ -619,7 +635,9 @@ def _longer_after(names: frozenset[str]) -> dict[str, tuple[tuple[str, str], ...
             opens = ""
             if tail in PLACE_HEADS:
                 held = lex.freq.get(longer) or 0
-                opens = "".join(sorted({w[1] for w in lex.words_after(tail) if (lex.freq.get(w) or 0) > held}))
+                if tail not in heads:
+                    heads[tail] = lex.words_after(tail)
+                opens = "".join(sorted({w[1] for w in heads[tail] if (lex.freq.get(w) or 0) > held}))
             after.setdefault(tail, []).append((name, opens))
     return {tail: tuple(followed) for tail, followed in after.items()}
 
