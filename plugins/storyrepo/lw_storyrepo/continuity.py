@@ -149,11 +149,14 @@ _DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
 CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？，,；;\n]{0,4}[响震]|"
                        r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
                        rf"(?:{_DEVICE})(?:[^。！？，,\n]{{0,4}}?)(?:亮了|亮起|响了|响起|震了|发烫|泛起|传来|传出|那[头边端]|里传|里头传|里响)|"
-                       rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)")
-"""A phone or video call begun (手机响了, 打来视频, 电话那头), or any device of :data:`DEVICES` lighting up or
-carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音): it goes on until it is hung up (:data:`HANG_UP`)."""
+                       rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)|"
+                       r"(?:接过|拿起|抓起|提起|摘下|抄起)了?[^。！？，,\n]{0,2}?(?:听筒|话筒|电话(?![簿本号费单线]))")
+"""A phone or video call begun (手机响了, 打来视频, 电话那头, the receiver taken up: 秋生接过听筒, 抓起电话 — twelve books of the
+pool, F2 at stop 59), or any device of :data:`DEVICES` lighting up or carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音):
+it goes on until it is hung up (:data:`HANG_UP`)."""
 HANG_UP = re.compile(r"(?:电话|视频|语音)(?:就|便|已经)?挂了|挂了(?:电话|视频)|[我先就便]挂了(?=[啊吧哈啦，,。！!…]|$)|挂断|挂掉|"
-                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|^\s*[*＊—\-~～·]{3,}\s*$|"
+                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|"
+                     r"(?:放下|撂下|搁下|挂上|放回)了?(?:听筒|话筒)|把(?:听筒|话筒)[^。！？，,\n]{0,2}?(?:放|搁|撂|挂)|^\s*[*＊—\-~～·]{3,}\s*$|"
                      rf"(?:{_DEVICE})[^。！？\n]{{0,6}}?(?:暗了下去|灭了|熄了|熄灭|没了声|没声了|断了)")
 """A call ended (电话挂了, 屏幕一黑) or a scene break: the voices after it are in the room again."""
 CALL_RUN = 40

@@ -112,3 +112,20 @@ def test_without_the_remembered_day_or_back_to_now_the_voice_is_read() -> None:
     assert about(findings("石老大说：“那天傍晚，就是在这里。”\n\n“水生，莫怕水。”廖师傅说。"), "廖青山")
     # two paragraphs on, the scene is now again
     assert about(findings("那天傍晚，廖师傅也是蹲在这个地方。\n\n水生站起来。\n\n“水生，莫怕水。”廖师傅说。"), "廖青山")
+
+
+# --- a call begun by taking up the receiver -----------------------------------------------------------------------
+
+CALL = ("邮电所的柜台后面挂着一台摇把子机子。\n\n水生{took}，贴在耳朵上，沙沙地响。\n\n“喂？”\n\n“是我。”\n\n“哪个？”\n\n"
+        "“这个月的工钱发齐了没有？”\n\n{between}“还有哪个，罗二！”罗二吼，“船到了没有？”")
+
+
+def test_the_far_voice_after_the_receiver_is_taken_up_is_on_the_call() -> None:
+    assert not about(findings(CALL.format(took="接过听筒", between="")), "罗二喜")
+    assert not about(findings(CALL.format(took="一把抓起了电话", between="")), "罗二喜")
+
+
+def test_the_far_voice_with_no_receiver_taken_or_after_it_is_put_down_is_in_the_scene() -> None:
+    assert about(findings(CALL.format(took="站在柜台边上", between="")), "罗二喜")
+    assert about(findings(CALL.format(took="接过听筒", between="水生把听筒放回去，转过身。\n\n")), "罗二喜")
+    assert about(findings(CALL.format(took="拿起电话簿", between="")), "罗二喜")  # a book of numbers, no call
