@@ -4853,11 +4853,14 @@ def _remote(lines: list[str], i: int) -> bool:
 SCENE_REMEMBERED = re.compile(rf"{LOSS_DAY}|(?:^|(?<=[。！？!?]))\s*{THAT_DAY}")
 """A remembered scene opened in a paragraph's narration: a day named by a loss (秦师傅下葬那天，…) or a remembered day opening
 a sentence (…手慢了下来。那天傍晚，老孟也是蹲在这个地方…)."""
+BACK_TO_NOW = re.compile(rf"(?:^|(?<=[。！？!?；;，,]))\s*(?:{NOW_WORDS.pattern})")
+"""A clause opening on a word for now (如今船头只剩他一个): the paragraph is back in the scene; 长生现在蹲的地方 inside a
+clause only places the memory."""
 
 
 def _remembered_on(lines: list[str], i: int) -> bool:
     """Whether line ``i`` carries on a remembered scene: the non-empty paragraph just before it opens one in its narration
-    (:data:`SCENE_REMEMBERED`, not back to now after it) and neither says a word for now (:data:`lw_storyrepo.ranks.NOW_WORDS`)
+    (:data:`SCENE_REMEMBERED`, not back to now after it: :data:`BACK_TO_NOW`) and neither says a word for now (:data:`lw_storyrepo.ranks.NOW_WORDS`)
     — the quote that follows (“一只就一只吧。”老贺说) is said then (F2, stop 59: 连续性-盲评四十三, 四十四; the same way of
     writing in the good drafts of 三, 十五, 三十八, 四十三, 四十五). One paragraph, read back over blank lines only."""
     if NOW_WORDS.search(lines[i]):
@@ -4869,7 +4872,7 @@ def _remembered_on(lines: list[str], i: int) -> bool:
         return False
     narration = _QUOTED_WORDS.sub(" ", lines[k])
     opened = SCENE_REMEMBERED.search(narration)
-    return opened is not None and not NOW_WORDS.search(narration, opened.end())
+    return opened is not None and not BACK_TO_NOW.search(narration, opened.end())
 
 
 def _recent(lines: list[str], i: int, span: int = CALL_SPAN) -> list[str]:

@@ -102,6 +102,8 @@ def test_the_quote_after_a_paragraph_opening_a_remembered_day_is_said_then() -> 
                      "廖青山")
     assert not about(findings("码头出事那天，是老龚带着大伙儿把人抬回来的。\n\n“一个就一个吧。”罗二说，“到了那边再找。”"),
                      "罗二喜")
+    # a word for now inside a clause places the memory (蹲在水生现在蹲的地方), it does not end it
+    assert not about(findings("那天傍晚，廖师傅就蹲在水生现在蹲的地方。\n\n“水生，莫怕水。”廖师傅说。"), "廖青山")
 
 
 def test_without_the_remembered_day_or_back_to_now_the_voice_is_read() -> None:
