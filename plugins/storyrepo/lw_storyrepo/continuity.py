@@ -78,7 +78,7 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -108,6 +108,17 @@ COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
 NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
                                COUNTED_HABIT)))
 """A sentence told outside the scene's now; only ever asked whether it matches."""
+LOSS_DAYS = ("出事", "出殡", "下葬", "入殓", "落水", "走水", "失火", "翻船", "沉船", "塌硐", "塌窑", "塌方", "遇难", "遇害",
+             "失踪", "咽气", "断气", "过世", "去世", "走")
+"""Losses a day is named by: a death, a burial, an accident, a disappearance, a leaving (阿爹走那夜, 哥走那天 — the
+day the dead or the missing went, in ten books of the pool; F2, stop 59)."""
+LOSS_DAY = rf"(?:{'|'.join(LOSS_DAYS)})的?那一?[天日晚夜年回]"
+"""A day named by a loss (南城出事那天他被抬回来, 秦师傅下葬那天，也是这样的雾): a day gone by whatever the verbs say — nobody
+plans an accident or a burial ahead. Not in :data:`NOT_NOW` (its other readers — the book's time, the leaks — count from such
+a day); only the readers of who is in the scene (the voices of the dead and the absent, the acts of the dead, the far in the
+scene) take it, through :data:`SCENE_GONE`."""
+SCENE_GONE = re.compile(f"{NOT_NOW.pattern}|{LOSS_DAY}")
+""":data:`NOT_NOW` or a day named by a loss (:data:`LOSS_DAY`): a line telling of a time the scene is not."""
 LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后|"
                       r"[\u4e00-\u9fff]了(?:一|半|大半)辈子")
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
@@ -138,11 +149,14 @@ _DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
 CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？，,；;\n]{0,4}[响震]|"
                        r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
                        rf"(?:{_DEVICE})(?:[^。！？，,\n]{{0,4}}?)(?:亮了|亮起|响了|响起|震了|发烫|泛起|传来|传出|那[头边端]|里传|里头传|里响)|"
-                       rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)")
-"""A phone or video call begun (手机响了, 打来视频, 电话那头), or any device of :data:`DEVICES` lighting up or
-carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音): it goes on until it is hung up (:data:`HANG_UP`)."""
+                       rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)|"
+                       r"(?:接过|拿起|抓起|提起|摘下|抄起)了?[^。！？，,\n]{0,2}?(?:听筒|话筒|电话(?![簿本号费单线]))")
+"""A phone or video call begun (手机响了, 打来视频, 电话那头, the receiver taken up: 秋生接过听筒, 抓起电话 — twelve books of the
+pool, F2 at stop 59), or any device of :data:`DEVICES` lighting up or carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音):
+it goes on until it is hung up (:data:`HANG_UP`)."""
 HANG_UP = re.compile(r"(?:电话|视频|语音)(?:就|便|已经)?挂了|挂了(?:电话|视频)|[我先就便]挂了(?=[啊吧哈啦，,。！!…]|$)|挂断|挂掉|"
-                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|^\s*[*＊—\-~～·]{3,}\s*$|"
+                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|"
+                     r"(?:放下|撂下|搁下|挂上|放回)了?(?:听筒|话筒)|把(?:听筒|话筒)[^。！？，,\n]{0,2}?(?:放|搁|撂|挂)|^\s*[*＊—\-~～·]{3,}\s*$|"
                      rf"(?:{_DEVICE})[^。！？\n]{{0,6}}?(?:暗了下去|灭了|熄了|熄灭|没了声|没声了|断了)")
 """A call ended (电话挂了, 屏幕一黑) or a scene break: the voices after it are in the room again."""
 CALL_RUN = 40
@@ -1613,8 +1627,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them. For
     # the 状态 of a voice the frame is the narration's, outside the quotes: “比我当年扎的强。” said by the dead is said
     # now (S2, stop 55); one absent from the 在场 list still reads the whole line (a memory told in a quote is no voice)
-    not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
-    framed = functools.cache(lambda i: NOT_NOW.search(_QUOTED_WORDS.sub(" ", lines[i])))
+    not_now = functools.cache(lambda i: SCENE_GONE.search(lines[i]) or _remembered_on(lines, i) or None)
+    framed = functools.cache(lambda i: SCENE_GONE.search(_QUOTED_WORDS.sub(" ", lines[i])) or _remembered_on(lines, i) or None)
     remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
@@ -2256,7 +2270,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
+        if SCENE_GONE.search(narration):  # 明天记得去领 said in the scene is no memory
             continue
         recalled = DAY_RECALLED.search(narration)  # the scene remembered from that sentence on, not before it
         until = recalled.start() if recalled else len(narration)
@@ -2302,12 +2316,13 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     return out
 
 
-DAY_RECALLED = re.compile(r"(?<=[。！？!?])\s*那一?(?:天(?!井|空|花|平|鹅|线|才|真|窗|桥|色|亮|棚|地|气|上|河)|"
-                          r"日(?!头|子|本|光|记|历)|晚(?!饭|霞|报|辈|年|餐|会)|夜(?!色|空|宵|壶|校|班|幕|风))")
+DAY_RECALLED = re.compile(rf"(?<=[。！？!?])\s*{THAT_DAY}")
 """A remembered day opening a sentence inside a paragraph (他削着削着，手慢了下来。那天傍晚，老孟也是蹲在这个地方…): for the
 acts of the dead and the held (:func:`_acting`), the scene is a remembered one from that sentence on, as a paragraph's is
 for one opening on it (:data:`REMEMBERED_DAY`) — the day word alone (not 那天井, 那日头, 那晚饭, 那夜色: R58 at stop 58),
 and not the sentences before it."""
+DAY_GONE = re.compile(THAT_DAY)
+"""A remembered day anywhere before a rank in its sentence (:data:`lw_storyrepo.ranks.THAT_DAY`)."""
 MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
 """After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
 doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
@@ -3024,7 +3039,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
         recent = [*recent, unlooked[i]][-CALL_SPAN:]
-        if NOT_NOW.search(line) or REMOTE.search(unlooked[i]) or screened:
+        if SCENE_GONE.search(line) or REMOTE.search(unlooked[i]) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -3274,6 +3289,8 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
             if told_back(tail) and quoted_at(lines[i], col - 1 + r.start()):
                 continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
+            if DAY_GONE.search(tail):
+                continue  # 可是那天早上进马厩的鲁提领: a rank on a remembered day, held then (F2, stop 59)
             now_reached = aspired is not None and reached(tail)  # 刚当上灶丁, 才熬上水手: the stage now, not below it
             below = aspired is not None and not now_reached
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
@@ -4995,6 +5012,31 @@ def _remote(lines: list[str], i: int) -> bool:
     ended = [k for k, line in enumerate(before) if HANG_UP.search(line)]
     before = before[ended[-1] + 1:] if ended else before
     return any(REMOTE.search(line) for line in [*before, lines[i]])
+
+
+SCENE_REMEMBERED = re.compile(rf"{LOSS_DAY}|(?:^|(?<=[。！？!?]))\s*{THAT_DAY}")
+"""A remembered scene opened in a paragraph's narration: a day named by a loss (秦师傅下葬那天，…) or a remembered day opening
+a sentence (…手慢了下来。那天傍晚，老孟也是蹲在这个地方…)."""
+BACK_TO_NOW = re.compile(rf"(?:^|(?<=[。！？!?；;，,]))\s*(?:{NOW_WORDS.pattern})")
+"""A clause opening on a word for now (如今船头只剩他一个): the paragraph is back in the scene; 长生现在蹲的地方 inside a
+clause only places the memory."""
+
+
+def _remembered_on(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` carries on a remembered scene: the non-empty paragraph just before it opens one in its narration
+    (:data:`SCENE_REMEMBERED`, not back to now after it: :data:`BACK_TO_NOW`) and neither says a word for now (:data:`lw_storyrepo.ranks.NOW_WORDS`)
+    — the quote that follows (“一只就一只吧。”老贺说) is said then (F2, stop 59: 连续性-盲评四十三, 四十四; the same way of
+    writing in the good drafts of 三, 十五, 三十八, 四十三, 四十五). One paragraph, read back over blank lines only."""
+    if NOW_WORDS.search(lines[i]):
+        return False
+    k = i - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k < 0:
+        return False
+    narration = _QUOTED_WORDS.sub(" ", lines[k])
+    opened = SCENE_REMEMBERED.search(narration)
+    return opened is not None and not BACK_TO_NOW.search(narration, opened.end())
 
 
 def _recent(lines: list[str], i: int, span: int = CALL_SPAN) -> list[str]:
