@@ -2146,7 +2146,7 @@ def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
     canonical = ctx.aliases.get(term, term)
     if not ctx.is_person(canonical):
         return None
-    gender = ctx.world.gender.get(canonical, "") if ctx.world is not None else ""
+    gender = _gender_of(ctx, canonical)
     rest = line
     for v in sorted(ctx.variants(term), key=len, reverse=True):
         rest = rest.replace(v, "|")
@@ -3133,11 +3133,10 @@ def _beat(ctx: CheckContext, clauses: _Clauses, outside: str, first: re.Match[st
 
 def _referent(ctx: CheckContext, named: str | None, subject: str | None, pronoun: str) -> str | None:
     """Who 他/她 stands for: ``named``, the last person named before it in its paragraph
-    (:meth:`_LineMarks.person_before`), else the paragraph's subject carried over; None when the card gives
-    that person the other gender."""
+    (:meth:`_LineMarks.person_before`), else the paragraph's subject carried over; None when the cards give
+    that person the other gender (:func:`_gender_of`: their own word, else their relations')."""
     who = ctx.aliases.get(named, named) if named else subject
-    gender = ctx.world.gender.get(who, "") if ctx.world is not None and who else ""
-    return who if gender in ("", pronoun) else None
+    return who if not who or _gender_of(ctx, who) in ("", pronoun) else None
 
 
 class _LineMarks:
@@ -3171,20 +3170,21 @@ class _LineMarks:
         return who
 
     def first_of_gender(self, at: int, pronoun: str) -> str | None:
-        """The first person named before ``at`` whose card gives them ``pronoun`` (她: the line's first woman) — who a
+        """The first person named before ``at`` whose cards give them ``pronoun`` (:func:`_gender_of`; 她: the line's first woman) — who a
         pronoun leading a quote stands for when the paragraph's subject is of the other gender (阿朵来找他。…她压低了
         声音说：“…” after a paragraph of 和远山's: L1, stop 57). The first, the line's subject, not the last: a later
         name is more often an object or a bystander (强哥四下看了看，老板娘正盯着电视。他压低声音：… — R57's pool run).
         None when no card says. One pass of the line, read once."""
-        if self.names is None or self.ctx.world is None or not self.ctx.world.gender:
+        if self.names is None or self.ctx.world is None or not (self.ctx.world.gender or self.ctx.world.kin_gender):
             return None
         if self._gendered is None:
-            gender, self._gendered = self.ctx.world.gender, []
+            self._gendered = []
             first: dict[str, str | None] = {"他": None, "她": None}
             for n in self.names.finditer(self.text):
                 who = self.ctx.aliases.get(n.group(), n.group())
-                if self.ctx.is_person(n.group()) and first.get(gender.get(who, ""), "") is None:
-                    first = {**first, gender[who]: who}
+                gender = _gender_of(self.ctx, who)
+                if self.ctx.is_person(n.group()) and first.get(gender, "") is None:
+                    first = {**first, gender: who}
                 self._gendered.append((n.end(), first))
         k = bisect_right(self._gendered, at, key=lambda f: f[0])
         return self._gendered[k - 1][1].get(pronoun) if k else None
