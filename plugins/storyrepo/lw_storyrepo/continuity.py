@@ -1847,18 +1847,19 @@ answer, not a document)."""
 NOT_A_WRITING = re.compile(r"写字台|写字楼|写字间")
 """Furniture and places named after writing (把流水簿搁在写字台上): no writing done."""
 DONE_WRITING = re.compile(r"写完|写好|写罢|刻完|刻好|刻罢|落了款|落好款|落款|署了名|搁下笔|放下笔|停了笔|收了笔")
-"""Words opening the paragraph after a quoted piece that tell it was just written (田禹刻完最后一个字，…)."""
+"""Words opening the paragraph after a signed piece that tell it was just written (写完，他从头看了一遍)."""
 MADE_BEFORE_SPAN = 80
 """The characters before a quoted piece (its own paragraph's, else the paragraph before's end) read for its being written now."""
 
 
 def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]:
-    """书内时间 a quoted document's own date contradicts (D1, stop 59): a piece written in the scene — a word of writing now
-    (:data:`WRITTEN_NOW`, no old one, :data:`NOT_WRITTEN_NOW`, nor a writing already there) in the words before it, or
-    the paragraph after it opening on its being done (:data:`DONE_WRITING`) — headed or signed (:data:`DOCUMENT_FOOT`)
-    with another day of the in-book year; and any notice in hand issued (:data:`ISSUED`) or signed on a day after the
-    in-book day. A date in the piece's body is the day it tells of, not its own; a piece read, copied or
-    found is an old one."""
+    """书内时间 a quoted document's own date contradicts (D1, stop 59): a piece written in the scene signed
+    (:data:`DOCUMENT_FOOT`) with another day of the in-book year — written now by a word of writing now
+    (:data:`WRITTEN_NOW`, no old one, :data:`NOT_WRITTEN_NOW`, nor a writing already there) in the words before it, or by
+    the paragraph after it opening on its being done (:data:`DONE_WRITING`) —; and any notice in hand issued
+    (:data:`ISSUED`) or signed on a day after the in-book day. A date heading a piece written now may be the day a
+    statement tells of or an invitation's to come (a log's entry is :func:`_entry_dated`'s), a date in its body is the
+    day it tells of; a piece read, copied or found is an old one."""
     today = _dated_today(now)
     if today is None:
         return []
@@ -1890,8 +1891,11 @@ def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]
                 after = line[q.end():].strip() or next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
                 after = re.split(r"[。！？!?]", after, maxsplit=1)[0]
                 before = NOT_A_WRITING.sub(" ", before)
-                written = DONE_WRITING.search(after) is not None \
-                    or (_writes_now(before) and not TOLD_BEFORE.search(before) and not NOT_WRITTEN_NOW.search(after))
+                # a foot is the day of the writing; a head written now may be the day a statement or a letter home tells
+                # of, or an invitation's day to come (R54): only the log's entry reading (_entry_dated) reads a head
+                written = at > 0 and (DONE_WRITING.search(after) is not None
+                                      or (_writes_now(before) and not TOLD_BEFORE.search(before)
+                                          and not NOT_WRITTEN_NOW.search(after)))
                 later = said > (month, day) and (issued is not None and at == 0 or foot is not None and at > 0)
                 if not (written or later):
                     continue

@@ -6,14 +6,16 @@ narration (a quote is someone's words), and a document's own date was read only 
 Development books wrote it this way: a duty field of a log or minutes (``…；校对：NAME``, ``主持人：NAME``), a foot
 ``…，NAME经手。`` or ``NAME亲书于…`` naming someone far away by their card (连续性-盲评二十一, 三十一, 四十二, 四十四);
 a dyer's ledger read out whose entry of today has a dead man dyeing (四十五); a letter written in the scene signed with
-another day (四十三), a log slip carved and then done (三十三), a notice in hand issued on a later day (四十五).
+another day (四十三), a notice in hand issued on a later day (四十五). Letters and notices signed or issued on their own
+day stand in more books, read or written, and right (十九, 四十一, 四十二, 盲评七).
 
 The readings (:func:`lw_storyrepo.continuity._document_actors`, :func:`lw_storyrepo.continuity._document_days`):
 what a document dated the in-book day itself records as done — a duty field (:data:`~lw_storyrepo.continuity.DUTY`),
 a name with its own act after it (:data:`~lw_storyrepo.continuity.SIGNED_AFTER`), a name opening an entry of a quoted
-ledger — was done that day where the document was made; a piece written now carries its own day at its head or foot.
-Silent for another day, another year, someone a document is sent to, a letter's close, a date in narration, a
-letter read, a notice whose date is in its body.
+ledger — was done that day where the document was made; a piece written now carries its own day at its foot, a notice
+in hand was issued by today. Silent for another day, another year, someone a document is sent to, a letter's close, a
+date and a signing word in narration, a letter read, a date heading a letter home (the day it tells of), a notice
+whose date is in its body.
 
 Every sentence here is written for this file (a 1962 Heilongjiang lumber camp); none comes from a labelled draft.
 """
@@ -110,8 +112,8 @@ def test_a_letter_written_tonight_signed_with_another_day() -> None:
     assert hit and "十月五日" in hit[0].excerpt
 
 
-def test_a_slip_carved_then_done_with_another_day() -> None:
-    body = "“一九六二年十月六日，二班，伐红松四十根。”\n\n铁生刻完最后一个字，把木牌挂回墙上。"
+def test_a_note_carved_then_done_signed_with_another_day() -> None:
+    body = "铁生拿小刀在木牌上刻：\n\n“二号锯停用，锯齿崩了三个，等场部换新的。铁生，十月六日。”\n\n刻完，他把木牌挂回墙上。"
     assert [f for f in _found(body) if "书内时间" in f.message]
 
 
@@ -124,6 +126,7 @@ def test_todays_letter_an_old_letter_read_and_a_date_in_a_notices_body_are_silen
     for body in ("夜里铁生趴在炕上给娘写信。\n\n“娘：林场活多，我身子好。儿铁生，十月八日。”\n\n写完，他把信折好。",
                  "铁生拆开娘上个月的来信，一字一字地念。\n\n“铁生：家里都好，莫挂念。娘，九月二十日。”",
                  "场部门口贴出一张新通知：\n\n“场部通知：十月十二日起停电三天，各班组早做准备。”",
+                 "夜里铁生给娘写信：\n\n“十月五日，我们二班进了北沟，一天伐了四十根红松。”\n\n写完，他把信折好。",
                  "“九月初一。”孙桂芝说。"):
         assert not [f for f in _found(body) if "书内时间" in f.message], body
 

@@ -628,9 +628,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 持有-2 (我拿那张缠桦皮的角弓, in someone's words, no owner word): H10's round (stop 57)
       # 状态-1 (下不了地 → 扶着坞墙一步一步挪到了烽台脚下) caught: S1's round (stop 58: a bed-bound leg walking a step at a time)
       ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"),
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      # 时间-1 (a slip headed 九月四日, 田禹刻完最后一个字 on 九月初六) caught: D1's round (stop 59: a piece written now
-      # carries its own day)
+      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏"), ("泄密-4.md", "苏娥")],
      5),  # 6 -> 5: K3's contract round (stop 55: 泄密-2's dead 田广 no longer given a voice)
     # 7 -> 6: K2's contract round (stop 54: 第四燧 only inside 孙赏说…, the telling in the prose)
