@@ -37,7 +37,12 @@ Each finding names the card field it contradicts and quotes the sentence that do
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
   ``倒叙: true``); the prose's today, a festival, 节气 or season (入冬以来) said to be now, or tonight's
   moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month);
-  a later day of the year told as past (十月初一那天刚上山的 on 九月十五: :data:`PAST_DATE`).
+  a later day of the year told as past (十月初一那天刚上山的 on 九月十五: :data:`PAST_DATE`); a quoted piece written in
+  the scene headed or signed with another day, a notice in hand issued on a later one (:func:`_document_days`).
+
+A document dated the in-book day itself (a log's page, a receipt, minutes laid out line by line, a ledger read out)
+records who acted that day where it was made: a duty field (校对：…), a name signing its own act (…经手), a name
+opening a ledger entry — the dead are an 状态 error, the far away a 位置 warning (:func:`_document_actors`).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
@@ -1353,6 +1358,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         out += _entry_dated(now, lines, first_line)
+        out += _document_days(now, lines, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
@@ -1764,6 +1770,198 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if pov_place:
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
+    if names is not None and now and "月" in text:  # a document dated today: who it says acted (D1, stop 59)
+        at_place = (next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None)
+                    or str(world.cards.get(pov, {}).get("位置") or "") or None) if pov else None
+        far, kept = _away_from(world, pov, at_place, moved, reached, today) if pov and at_place else ({}, {})
+        out += _document_actors(world, names, lines, first_line, now, pov, far, kept, at_place, revived, present)
+    return out
+
+
+DUTY = ("校对", "观测", "记录", "值班", "值日", "值夜", "值守", "经手", "签发", "签收", "主持", "审核", "复核", "审批", "核准",
+        "制表", "填表", "清点", "点验", "验收", "监督", "监收", "发报", "收报", "放映", "执笔", "出席", "列席", "带班", "领班",
+        "押运", "押车", "监工", "司秤", "过秤", "看色")
+"""The duties a document's field names (校对：…, 值班员：…, 主持人：…, 出席：…): the one written there did it where and when
+the document was made (D1, stop 59). Only acts of the document's making — never one it is sent to, hands over to or
+tells of (收件人, 致, 抄送)."""
+DUTY_HOLDER = "人|员|者|官"
+"""What may follow a duty word before the colon (记录人, 值班员)."""
+SIGNED_AFTER = ("经手", "亲书", "亲笔书", "签发", "签收", "验收", "监收", "当值", "值班", "值夜", "带班", "押运")
+"""A name's own act written after it at a document's foot (…，邓某经手。; 某某亲书于…): done where and when it was made.
+A letter's or a petition's close (拜上, 顿首, 手书, 具) is not one: a letter is written far away by its nature."""
+DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=[\d〇零一二三四五六七八九十]{1,5}年))?(?:[\d〇零一二三四五六七八九十]{1,5}年)?"
+                           r"(?:正|冬|腊|十[一二]|1[0-2]|[1-9一二三四五六七八九十])月"
+                           r"(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|三十一?|二十[一二三四五六七八九]?|"
+                           r"十[一二三四五六七八九]?|[一二三四五六七八九]|[12]\d|3[01]|[1-9])(?![\d〇零一二三四五六七八九十])[日号]?")
+"""A day a document is dated (九月五日十四时，…; 民国二十一年八月初十; 1957年9月5日), with its era and year when written."""
+OTHER_YEAR = re.compile(r"去年|前年|明年|后年|那年|当年|往年|[上下]一?年")
+"""Words just before a document's date that put it in another year (去年九月五日)."""
+DOCUMENT_EXCERPT = 50
+"""How far before a document's act its finding's excerpt may start (from its date, else from the act's own clause)."""
+NOT_AN_ACT = "的之、和与及同跟给被让叫向对"
+"""Characters after a name at an entry's clause start that make it no subject acting (沈某的布, 沈某、冯某…)."""
+
+
+def _document_actors(world: World, names: re.Pattern[str], lines: list[str], first_line: int, now: str,
+                     pov: str | None, far: dict[str, str], kept: dict[str, str], pov_place: str | None,
+                     revived: set[str], present: set[str]) -> list[Finding]:
+    """位置 and 状态 a document dated the chapter's own day contradicts (D1, stop 59). A document is someone's quoted words
+    or a run of lines with no blank between; what it records after a date that is the in-book day (:data:`DOCUMENT_DATE`,
+    its year, when written, the in-book year) and before any other date is done on that day where it is made: a duty
+    field (:data:`DUTY` + ：, a name after it), a name with its own act after it (:data:`SIGNED_AFTER`), and, in a quoted
+    document opening on its date (a ledger's or a log's entry), a name opening a clause with an act after it. Such a
+    person dead by their card (and brought back by no change) is an 状态 error; one far away by their card (``far``,
+    :func:`_away_from`; not in the scene's 在场 list) a 位置 warning. An old record, a letter, a date to come or gone is
+    another day's: read only on the in-book day itself."""
+    today = _dated_today(now)
+    if today is None:
+        return []
+    era, year, month, day = today
+
+    @functools.cache
+    def is_today(text: str) -> bool:
+        read = book_time(text)
+        if read is None or read[1][1:] != (month, day):
+            return False
+        told_era, (told_year, _m, _d) = read
+        return told_year is None or (told_year == year and (not told_era or not era or told_era == era))
+
+    name_re = names.pattern
+    duty = re.compile(rf"(?:{alternation(DUTY)})(?:{DUTY_HOLDER})?[：:]\s*(?P<list>[^；;。！？!?\n“”「」]{{1,40}})")
+    signed = re.compile(rf"(?P<who>{name_re})(?:{alternation(SIGNED_AFTER)})")
+    entry = re.compile(rf"(?:^|(?<=[：:，,；;。]))\s*(?P<who>{name_re})(?![{NOT_AN_ACT}])(?=[\u4e00-\u9fff])")
+    units: list[tuple[list[tuple[int, int, str]], bool]] = []  # (line, column, text) pieces of one document; quoted
+    block: list[tuple[int, int, str]] = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            if block:
+                units.append((block, False))
+            block = []
+            continue
+        if "月" not in line and not block and not _QUOTED_WORDS.search(line):
+            continue
+        units += [([(i, q.start() + 1, q.group()[1:])], True) for q in _QUOTED_WORDS.finditer(line) if "月" in q.group()]
+        block.append((i, 0, _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)))
+    if block:
+        units.append((block, False))
+    out: list[Finding] = []
+    told: set[tuple[str, bool]] = set()  # (who, dead): a person's 状态 or 位置 finding made
+    for pieces, quoted in units:
+        dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
+        opens_dated = quoted and DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None
+        for k, (i, col, text) in enumerate(pieces):
+            dates = [(m.start(), m.group()) for m in DOCUMENT_DATE.finditer(text)
+                     if not OTHER_YEAR.search(text, max(0, m.start() - 3), m.start())]
+            if not dates and dated is None:
+                continue
+            acts = [(m.start("list") + n.start(), n.group()) for m in duty.finditer(text) for n in names.finditer(m.group("list"))]
+            if quoted or len(pieces) > 1:  # a form laid out line by line, or quoted: not a sentence of narration
+                acts += [(m.start(), m.group("who")) for m in signed.finditer(text)]
+            if opens_dated:
+                acts += [(m.start("who"), m.group("who")) for m in entry.finditer(text)]
+            starts = [s for s, _d in dates]
+            for at, said in sorted(acts):
+                on = bisect.bisect_left(starts, at)  # the last date before the act, looked up (not scanned at each act)
+                date = (k, *dates[on - 1]) if on else dated
+                if date is None or not is_today(date[2]):
+                    continue
+                who = world.aliases.get(said, said)
+                card = world.cards.get(who)
+                if card is None or who == pov:
+                    continue
+                state = str(card.get("状态") or "")
+                dead = state.startswith(DEAD) and who not in revived
+                if (who, dead) in told or not (dead or (pov and pov_place and who in far and who not in present)):
+                    continue
+                told.add((who, dead))  # one finding a person and field: the excerpt is read for it alone
+                start = date[1] if date[0] == k else 0
+                if at + len(said) - start > DOCUMENT_EXCERPT:
+                    start = max(text.rfind(c, max(0, at - DOCUMENT_EXCERPT), at) for c in "，,。；;：:") + 1
+                excerpt = text[start:].strip()[:60]
+                if dead:
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），本章当天（{date[2]}）的文书却记着"
+                                       f"{who}在做事（「{said}」）；是旧账、抄件或别的日子就在正文写明", first_line + i,
+                                       col + at + 1, excerpt, Subject("状态", who)))
+                else:
+                    out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov or '', pov_place or '')}，本章当天（{date[2]}）的文书"
+                                       f"却记着{who}在这里做事（「{said}」），本章没有写{who}来到这里", first_line + i,
+                                       col + at + 1, excerpt, Subject("位置", who, pov_place or "")))
+            if dates:
+                dated = (k, *dates[-1])
+    return out
+
+
+_DATE = DOCUMENT_DATE.pattern
+_SIGNATURE = r"[^\W\d〇零一二三四五六七八九十廿卅月日号年至到起止_]{1,6}"
+DOCUMENT_FOOT = re.compile(rf"[，,。；;！？!?\s](?P<foot>(?P<date>{_DATE})[，,\s]*{_SIGNATURE}|{_SIGNATURE}[，,\s]*"
+                           rf"(?P<date2>{_DATE}))[。.]?\s*$")
+"""A written piece's foot: its date beside a signature of a few characters, ending it (…兴许能在天津见着你。道光二十三年四月初十，
+弟生子。; …儿家栋叩上，十二月二日。): the day it was written."""
+ISSUED = re.compile(rf"^\s*(?P<date>{_DATE})[^，,。：:“”\n]{{0,2}}[，,]?\s*[\u4e00-\u9fff]{{0,6}}?(?:谕|示|告|启|令|札|批|通知|布告|告示)[：:]")
+"""A notice's head: its date, then who issues it and the word of issuing before a colon (五月十一日，东家谕：…): the day it
+was issued."""
+DOCUMENT_HEAD_SPAN = 6
+"""The fewest characters a quoted piece holds after its head date for the date to head a piece (“九月初一。” alone is an
+answer, not a document)."""
+NOT_A_WRITING = re.compile(r"写字台|写字楼|写字间")
+"""Furniture and places named after writing (把流水簿搁在写字台上): no writing done."""
+DONE_WRITING = re.compile(r"写完|写好|写罢|刻完|刻好|刻罢|落了款|落好款|落款|署了名|搁下笔|放下笔|停了笔|收了笔")
+"""Words opening the paragraph after a signed piece that tell it was just written (写完，他从头看了一遍)."""
+MADE_BEFORE_SPAN = 80
+"""The characters before a quoted piece (its own paragraph's, else the paragraph before's end) read for its being written now."""
+
+
+def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]:
+    """书内时间 a quoted document's own date contradicts (D1, stop 59): a piece written in the scene signed
+    (:data:`DOCUMENT_FOOT`) with another day of the in-book year — written now by a word of writing now
+    (:data:`WRITTEN_NOW`, no old one, :data:`NOT_WRITTEN_NOW`, nor a writing already there) in the words before it, or by
+    the paragraph after it opening on its being done (:data:`DONE_WRITING`) —; and any notice in hand issued
+    (:data:`ISSUED`) or signed on a day after the in-book day. A date heading a piece written now may be the day a
+    statement tells of or an invitation's to come (a log's entry is :func:`_entry_dated`'s), a date in its body is the
+    day it tells of; a piece read, copied or found is an old one."""
+    today = _dated_today(now)
+    if today is None:
+        return []
+    era, year, month, day = today
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        if "月" not in line:
+            continue
+        for q in _QUOTED_WORDS.finditer(line):
+            body = q.group()[1:].rstrip("”」")
+            head = DOCUMENT_DATE.match(body)
+            foot = DOCUMENT_FOOT.search(body)
+            foot = foot if foot is not None and foot.start("foot") > DOCUMENT_HEAD_SPAN else None
+            issued = ISSUED.match(body)
+            own = [(m.start(), m.group()) for m in (head,) if m is not None and len(body) - m.end() >= DOCUMENT_HEAD_SPAN]
+            if foot is not None:
+                own.append((foot.start("foot"), foot.group("date") or foot.group("date2")))
+            for at, date in own:
+                read = book_time(date)
+                if read is None or None in read[1][1:] or OTHER_YEAR.search(body, max(0, at - 3), at) \
+                        or (read[1][0] is not None and (read[1][0] != year or (read[0] and era and read[0] != era))):
+                    continue
+                said = (read[1][1], read[1][2])
+                if said == (month, day):
+                    continue
+                before = line[max(0, q.start() - MADE_BEFORE_SPAN):q.start()]
+                if not before.strip():
+                    before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")[-MADE_BEFORE_SPAN:]
+                after = line[q.end():].strip() or next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
+                after = re.split(r"[。！？!?]", after, maxsplit=1)[0]
+                before = NOT_A_WRITING.sub(" ", before)
+                # a foot is the day of the writing; a head written now may be the day a statement or a letter home tells
+                # of, or an invitation's day to come (R54): only the log's entry reading (_entry_dated) reads a head
+                written = at > 0 and (DONE_WRITING.search(after) is not None
+                                      or (_writes_now(before) and not TOLD_BEFORE.search(before)
+                                          and not NOT_WRITTEN_NOW.search(after)))
+                later = said > (month, day) and (issued is not None and at == 0 or foot is not None and at > 0)
+                if not (written or later):
+                    continue
+                out.append(Finding("连贯", ERROR, f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
+                                   f"可本章的书内时间是「{now}」；补写旧事、抄件或别的日子的文书就在正文写明",
+                                   first_line + i, q.start() + at + 2, body[max(0, at - 4 if at else 0):].strip()[:60]))
+                break
     return out
 
 
