@@ -166,10 +166,11 @@ CONFINED += INPATIENT + SECLUDED
 anywhere else, they are at large (or out of hospital)."""
 VISIT = re.compile(r"探视|探监|探望|看望|病房|病床|陪床|陪护|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
 """A visit to someone held (探视, 隔着玻璃): where they are is their cell, not the scene's place."""
-CARRYING = ("扛着", "挑着", "挎着", "担着", "背着(?![手他她我你人])")
+CARRYING = ("扛着", "挑着", "背着(?![手他她我你人])")
 """Carrying a load on a shoulder, a pole or the back (林大脚扛着一捆船板…, 他背着那只图囊…, 挑着两桶水上了坡): a body's act
 as 拎着, 提着, 抱着 are (S2, stop 59; 连续性-盲评二十五, 三十一, 三十五 wrote 扛着 and 背着, 四十四 挑着) — not 背着手 (a posture
-:data:`BODY_MOVES` reads) nor 背着他 (behind someone's back). A row of :data:`ACTS`, a regular expression as they all are."""
+:data:`BODY_MOVES` reads) nor 背着他 (behind someone's back). A row of :data:`ACTS`, a regular expression as they all are. Not 挎着 (连续性-盲评十's
+小雪就挎着它从面包车里跳下来, a day remembered with no word of memory) nor 担着 (担着责任, a charge borne)."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",

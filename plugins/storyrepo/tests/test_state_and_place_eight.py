@@ -84,7 +84,7 @@ def _dead_acting(tmp_path: Path, body: str) -> list[dict[str, object]]:
 @pytest.mark.parametrize("body", [
     "天刚亮，工段门口就有了人声。马老蔫扛着一捆油锯链子从坡底下一步一步爬上来。",
     "铁柱正劈柴，老蔫挑着两桶热水过了桥，倒进锅里又回去了。",
-    "巧云在窗口打饭，马师傅挎着个饭盒排在队尾，跟前头的人唠嗑。",
+    "巧云在窗口打饭，马师傅背着一卷麻绳排在队尾，跟前头的人唠嗑。",
 ])
 def test_the_dead_carrying_a_load_fires(tmp_path: Path, body: str) -> None:
     found = _dead_acting(tmp_path, body)
@@ -96,6 +96,7 @@ def test_the_dead_carrying_a_load_fires(tmp_path: Path, body: str) -> None:
     "铁柱想起前年冬天，马老蔫扛着一捆油锯链子从坡底下爬上来的样子。",
     "天刚亮，巧云扛着一捆油锯链子从坡底下一步一步爬上来，说马老蔫的坟该添土了。",
     "铁柱背着马老蔫那把旧油锯上了山。",
+    "巧云背着人把一碗饺子供在马老蔫的坟前。",
 ])
 def test_the_near_misses_of_carrying_stay_silent(tmp_path: Path, body: str) -> None:
     assert _dead_acting(tmp_path, body) == []
