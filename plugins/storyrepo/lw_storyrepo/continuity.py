@@ -185,13 +185,19 @@ CONFINED += INPATIENT + SECLUDED
 anywhere else, they are at large (or out of hospital)."""
 VISIT = re.compile(r"探视|探监|探望|看望|病房|病床|陪床|陪护|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
 """A visit to someone held (探视, 隔着玻璃): where they are is their cell, not the scene's place."""
+CARRYING = ("扛着", "挑着", "背着(?![手他她我你人])")
+"""Carrying a load on a shoulder, a pole or the back (林大脚扛着一捆船板…, 他背着那只图囊…, 挑着两桶水上了坡): a body's act
+as 拎着, 提着, 抱着 are (S2, stop 59; 连续性-盲评二十五, 三十一, 三十五 wrote 扛着 and 背着, 四十四 挑着) — not 背着手 (a posture
+:data:`BODY_MOVES` reads) nor 背着他 (behind someone's back). A row of :data:`ACTS`, a regular expression as they all are. Not 挎着 (连续性-盲评十's
+小雪就挎着它从面包车里跳下来, a day remembered with no word of memory) nor 担着 (担着责任, a charge borne)."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
         "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
-        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着")
+        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着",
+        *CARRYING)
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -2847,6 +2853,17 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
+SIGHTED_AT = rf"在(?P<at>[^。！？!?“”，,：:；;在]{{1,12}}?)(?:{SIGHTED})了?(?:{HEARERS})?(?P<who>WHO)了(?![过的])"
+"""A witness's sighting at a place, done (``WHO``: the forms of the far; 俺在村口供销社门口碰见你哥了): no time said, the
+perfective 了 after the one seen makes it lately — the far one was near here (S2, stop 59; the timed sightings of
+连续性-盲评十四, 十七 and 十三's 刚才在一楼看见 are the same way of writing). Not 碰见过 (a visit of any time), nor a sighting
+in a place that is no place (:data:`SIGHTED_NOWHERE`: 梦里, 电视上), nor one whose sentence says a time gone
+(:data:`SIGHTED_LONG_AGO`) or the far place itself."""
+SIGHTED_NOWHERE = re.compile(r"梦|电视|电影|照片|相片|画|报上|报纸|书上|书里|信上|信里|屏|网上|广播|心里|脑子")
+"""What the place of :data:`SIGHTED_AT` names that no body stands in: a dream, a screen, a picture, a paper, the mind."""
+SIGHTED_LONG_AGO = re.compile(rf"{PAST_TIME}|去年|前年|早年|头几年|那几年|上个?月|上回|上次|那回|那次|年前|月前|年头上|"
+                              r"前些年|好些年|多年|那天|那晚|那夜|那日|小的时候|年轻")
+"""A time gone in the sentence of a place sighting (前年在上海碰见你哥了, 那回在码头上遇见他了): a meeting long ago."""
 REPORTED_TIMES = f"{TODAY_AT}|今朝|今晨|早上|早晨|上午|中午|晌午|下午|后晌|清早|大清早"
 """Times of today a report puts someone at (老彭早上在我这里坐了一个钟头, 老细今朝十点已经到咗)."""
 VISIT_FOR = "找|寻|看|瞧|问|叫"
@@ -3205,6 +3222,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
+    sighted_at = re.compile(SIGHTED_AT.replace("WHO", spoken))
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
     # compiled when a quote first needs it (a draft of no quotes compiles none)
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
@@ -3258,14 +3276,18 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
-            seen = sighted.search(q.group())
-            witnessed = said_of.get(seen.group(1) or seen.group(2)) if seen is not None else None
+            seen = sighted.search(q.group()) or next(
+                (m for m in sighted_at.finditer(q.group()) if not SIGHTED_NOWHERE.search(m.group("at"))
+                 and not SIGHTED_LONG_AGO.search(_sentence_at(q.group(), m.start()))
+                 and not UNSEEN_BEFORE.search(_sentence_at(q.group(), m.start())[:m.end()])), None)
+            witnessed = said_of.get(seen.group(1) or seen.group(2)) if seen is not None and seen.re is sighted else \
+                said_of.get(seen.group("who")) if seen is not None else None
             if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
                     and not visiting(witnessed, i) \
                     and not far_words.search(_sentence_at(q.group(), seen.start())):
                 placed.add((witnessed, i))
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place, gone)}，"
-                                   f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
+                                   f"本章没有写{witnessed}回来，正文却说{'今天' if seen.re is sighted else ''}在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
             told = reported().search(q.group())
