@@ -1701,14 +1701,21 @@ def _line_told_near(forms: list[str], words: frozenset[str], body: str, k: int) 
     return any(_named_in(v, near) for v in forms) or any(w in near for w in words)
 
 
-ACT_LINKS = frozenset("在给让叫把被将对替跟和向为帮使令请上下去来到是有说要")
-"""Verbs of the dictionary that link an event line's parts rather than say its act (在轮机厂, 给某某, 叫某某, 爬上): never
-read as the act :func:`_line_act_given_up` looks for."""
+ACT_LINKS = frozenset([*"在给让叫把被将对替跟和向为帮使令请上下去来到是有说要起出进回过",
+                       *(a + b for a in "起出进回过上下" for b in "来去")])
+"""Verbs of the dictionary that link an event line's parts or only give an act its direction rather than say the act
+(在轮机厂, 给某某, 叫某某, 爬上, 封起来, 搬出来): never read as the act :func:`_line_act_given_up` looks for."""
+
+
+ACTS_EVERYWHERE = frozenset("看听走拿做想问找等坐站吃喝弄搞叫喊用")
+"""Verbs of one character any scene does for anything (看, 拿, 等): an event line's act only in a longer word (查看),
+never alone — 明天拿给我看 is a request, not the line's 看新挡墙 put off."""
 
 
 def _line_acts(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None) -> list[str]:
     """The acts an event line says: the words of its runs (:func:`_event_runs`) the dictionary tags a verb (打开, 碾, 熄火),
-    or a two-character word it does not know whose first character is one (试汽 → 试), apart from :data:`ACT_LINKS`."""
+    or a two-character word it does not know whose first character is one (试汽 → 试), apart from :data:`ACT_LINKS` and
+    :data:`ACTS_EVERYWHERE`."""
     lex = lexicon()
     acts: list[str] = []
     for run in _event_runs(ctx, text):
@@ -1718,7 +1725,7 @@ def _line_acts(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | 
             tag = lex.tags.get(word)
             act = word if tag is not None and tag.startswith("v") else \
                 word[0] if tag is None and len(word) == 2 and lex.tags.get(word[0], "").startswith("v") else None
-            if act is not None and act not in ACT_LINKS and act not in acts:
+            if act is not None and act not in ACT_LINKS and act not in ACTS_EVERYWHERE and act not in acts:
                 acts.append(act)
     return acts
 
@@ -2130,18 +2137,21 @@ def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
                     cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
     """Whether the prose does the act a move line asks at its place (``rest``, the line after the place: 给某某的坟培土 →
     培土; :func:`_line_acts`) in a sentence that does not name the place (``spots``) and not given up (:func:`_givings_up`):
-    the plan said (满叔说要上嵩云山看看), then the going told in other words and the act done there (往坟上培土) — the
-    place was reached. An act said only in the plan's own sentence (说要上嵩云山给爹上坟) is the plan (C2, stop 59)."""
+    the plan said (满叔说要上嵩云山看看), then the going told in other words and the act done there in the narration
+    (往坟上培土) — the place was reached. An act said only in the plan's own sentence (说要上嵩云山给爹上坟) is the plan,
+    one said in someone's words (“上坟改天”, “信我托人捎去”) no act done (C2, stop 59)."""
     acts = _line_acts(ctx, rest, cuts)
     if not acts:
         return False
     bounds = _word_bounds(body)
-    planned = [(max((body.rfind(c, 0, k) for c in "。！？!?\n"), default=-1),
-                min((e for e in (body.find(c, k) for c in "。！？!?\n") if e >= 0), default=len(body))) for k in spots]
+    # the place's own sentences (the plan), and what people say (信我托人捎去, 上坟改天): no act the narration does
+    apart = [(max((body.rfind(c, 0, k) for c in "。！？!?\n"), default=-1),
+              min((e for e in (body.find(c, k) for c in "。！？!?\n") if e >= 0), default=len(body))) for k in spots]
+    apart += [(m.start() - 1, m.end()) for m in quote_matches(body)]
     for act in acts:
         off = [(m.start(), m.end()) for m in _givings_up(re.escape(act), body)]
         for m in re.finditer(re.escape(act), body):
-            if m.start() in bounds and m.end() in bounds and not any(a < m.start() < b for a, b in planned) \
+            if m.start() in bounds and m.end() in bounds and not any(a < m.start() < b for a, b in apart) \
                     and not any(a <= m.start() < b for a, b in off):
                 return True
     return False
