@@ -1108,7 +1108,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             put_off = {thing}
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-        elif ctx is not None and not ids and not put_off and _is_event(ctx, text) \
+        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) and _is_event(ctx, text) \
                 and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
             # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
@@ -1707,6 +1707,9 @@ ACT_LINKS = frozenset([*"在给让叫把被将对替跟和向为帮使令请上�
 (在轮机厂, 给某某, 叫某某, 爬上, 封起来, 搬出来): never read as the act :func:`_line_act_given_up` looks for."""
 
 
+LINE_FORBIDS = re.compile(f"{_NEGATION.pattern}|莫|甭")
+"""A line that itself negates or forbids its act (叫某某夜里莫再摇驼铃, 没有开除): the act not done is what it asks, no
+giving up to find (:func:`_line_act_given_up`)."""
 ACTS_EVERYWHERE = frozenset("看听走拿做想问找等坐站吃喝弄搞叫喊用")
 """Verbs of one character any scene does for anything (看, 拿, 等): an event line's act only in a longer word (查看),
 never alone — 明天拿给我看 is a request, not the line's 看新挡墙 put off."""

@@ -8,7 +8,7 @@
   the prose then does in another sentence (说要上…, …把旗插进石缝) reached it (:func:`lw_storyrepo.checks._act_done_apart`);
 - an event line's own act (a verb of the dictionary in it) the prose gives up where its people or things are (不舂了,
   明天再试, 库房不开。) is the event not happening (:func:`lw_storyrepo.checks._line_act_given_up`): a warning; given up and
-  then done after all, or done before in its paragraph, is none;
+  then done after all, or done before in its paragraph, is none, and so is a line that itself forbids the act (莫再…);
 - speech in an event line is read outside its names (高道生 is no 道) and 叫 before a name is an order (叫小七帮着), not
   speech (:func:`lw_storyrepo.checks._is_event`).
 Settings are not the labelled sets': a 1960s hill tea farm, a river mill, a small-town tea house.
@@ -143,3 +143,10 @@ def test_a_name_holding_a_word_of_speech_and_an_order_leave_the_line_an_event() 
     assert any("推迟或作罢" in m for _s, m in found), found
     # a line of what someone says is no event to look for
     assert not any("推迟或作罢" in m for _s, m in _found("苏掌柜对小七说库房不开", "苏掌柜说：“库房不开。”"))
+
+
+def test_a_line_that_itself_forbids_its_act_finds_no_giving_up() -> None:
+    # the line asks the act stopped: 莫舂了 in the prose is the event happening, not given up
+    line = "苏掌柜叫阿旺夜里莫再舂米"
+    body = "半夜里石臼又响了。苏掌柜披衣出来：“阿旺，莫舂了，一院子人睡觉。”阿旺把杵靠在墙上。"
+    assert not any("推迟或作罢" in m for _s, m in _found(line, body))
