@@ -1108,9 +1108,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             put_off = {thing}
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) and _is_event(ctx, text) \
-                and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
-            # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above
+        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) and not _HANDOVER.search(text) \
+                and _is_event(ctx, text) and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
+            # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above;
+            # a handover (把墨斗交给…) is read by its own readers below (_handover_told, _refused, _withheld)
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
@@ -1745,8 +1746,15 @@ def _line_act_given_up(ctx: CheckContext, text: str, body: str,
         return None
     forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
     words = _event_words(ctx, text)
-    return next((off for act in acts for off in _givings_up(f"{re.escape(act)}|[{re.escape(act)}]", body)
+    return next((off for act in acts for off in _givings_up(_act_pattern(act), body)
                  if _line_told_near(forms, words, body, off.start())), None)
+
+
+def _act_pattern(act: str) -> str:
+    """The act's word or one of its characters (打开 → 开), none of them a link or an everyday verb (交给 → 交, not 给:
+    明天拿给 is no 交 put off): :data:`ACT_LINKS`, :data:`ACTS_EVERYWHERE`."""
+    chars = "".join(c for c in act if c not in ACT_LINKS and c not in ACTS_EVERYWHERE)
+    return re.escape(act) + (f"|[{re.escape(chars)}]" if chars else "")
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.checks import ERROR, GO_UP, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.checks import ERROR, GO_UP, WARN, CheckContext, _act_pattern, contract_findings, dwellers_of
 from lw_storyrepo.continuity import World, place_nesting
 from lw_storyrepo.drafts import Draft
 
@@ -150,3 +150,9 @@ def test_a_line_that_itself_forbids_its_act_finds_no_giving_up() -> None:
     line = "苏掌柜叫阿旺夜里莫再舂米"
     body = "半夜里石臼又响了。苏掌柜披衣出来：“阿旺，莫舂了，一院子人睡觉。”阿旺把杵靠在墙上。"
     assert not any("推迟或作罢" in m for _s, m in _found(line, body))
+
+
+def test_an_acts_characters_leave_out_links_and_everyday_verbs() -> None:
+    assert _act_pattern("打开") == "打开|[打开]"
+    assert _act_pattern("交给") == "交给|[交]"  # 明天拿给你 puts off no 交
+    assert _act_pattern("看") == "看"
