@@ -1751,24 +1751,32 @@ def _line_act_given_up(ctx: CheckContext, text: str, body: str,
 
 
 def _act_pattern(act: str) -> str:
-    """The act's word or one of its characters (打开 → 开), none of them a link or an everyday verb (交给 → 交, not 给:
-    明天拿给 is no 交 put off): :data:`ACT_LINKS`, :data:`ACTS_EVERYWHERE`."""
-    chars = "".join(c for c in act if c not in ACT_LINKS and c not in ACTS_EVERYWHERE)
+    """The act's word or one of its characters that the dictionary tags a verb (打开 → 开; 认字 → 认, not 字: 明天再教你写
+    ‘船’字 puts off no 认字), none of them a link or an everyday verb (交给 → 交, not 给: 明天拿给 is no 交 put off):
+    :data:`ACT_LINKS`, :data:`ACTS_EVERYWHERE`."""
+    tags = lexicon().tags
+    chars = "".join(c for c in act if c not in ACT_LINKS and c not in ACTS_EVERYWHERE and tags.get(c, "").startswith("v"))
     return re.escape(act) + (f"|[{re.escape(chars)}]" if chars else "")
+
+
+CLAUSE_CLOSED = re.compile(r"[了吧啦呢啊喽]?[，,。！？!?；;…”」\n]")
+"""What follows a giving up that is the act's last word in its clause (不碾了，; 明天再试。; 经藏不开。): not one that goes on
+to what is done next time (明天再教你写‘船’字: a next lesson, the act going on)."""
 
 
 @functools.lru_cache(maxsize=64)
 def _givings_up(acts: str, body: str) -> tuple[re.Match[str], ...]:
     """Where the prose gives up the act ``acts`` (its word or one of its characters, a pattern: :data:`ACT_CALLED_OFF`'s
-    frames, each a run of whole words of the prose's cut — 不碾了, 明天再试, 不开。, not 打 of 打听) and does not do it
-    after all: not done earlier in its paragraph, nor anywhere after it (:data:`ACT_DONE`: 不听了…又听了起来). Unlike
+    frames, each a run of whole words of the prose's cut closing its clause (:data:`CLAUSE_CLOSED` — 不碾了, 明天再试, 不开。,
+    not 打 of 打听) and does not do it after all: not done earlier in its paragraph, nor anywhere after it
+    (:data:`ACT_DONE`: 不听了…又听了起来; or tried once, 晒一晒). Unlike
     :func:`_given_up` the act's last mention need not be the giving up (碾槽边上 after 不碾了 names a thing, not the act).
     Read once a prose for each act."""
     bounds = _word_bounds(body)
-    done = [m.start() for m in re.finditer(ACT_DONE.format(act=f"(?:{acts})"), body)]
+    done = [m.start() for m in re.finditer(f"{ACT_DONE}|(?:{{act}})一(?:{{act}})".format(act=f"(?:{acts})"), body)]
     out = []
     for off in re.finditer(ACT_CALLED_OFF.format(act=f"(?:{acts})"), body):
-        if off.start() not in bounds or off.end() not in bounds:
+        if off.start() not in bounds or off.end() not in bounds or not CLAUSE_CLOSED.match(body, off.end()):
             continue
         para = body.rfind("\n", 0, off.start()) + 1
         if not any(para <= k < off.start() or k >= off.end() for k in done):
@@ -1780,12 +1788,13 @@ USE_HEAD = "用"
 """What names a line's thing as the means of its act (某某用怀表给某某掐时辰, 用钢笔替某某写信): :func:`_use_called_off`."""
 USE_LINKS = frozenset("给替帮为跟和向对把")
 """The words between a thing used and its act that name whom the act is for, not what it is (给某某掐, 替某某写)."""
-ACT_CALLED_OFF = (r"(?:不|别|甭|莫)(?:再)?{act}了|没{act}成|{act}不成|(?:不|没)(?:再)?{act}(?=[，,。！？!?；;…”」])|"
+ACT_CALLED_OFF = (r"(?:不|别|甭|莫)(?:再)?{act}了|没{act}成|{act}不成|不(?:再)?{act}(?=[，,。！？!?；;…”」])|"
                   r"(?:改天|改日|下回|下次|明天|明儿|明日|过两天|过几天)[^，,。！？；;“”\n]{{0,8}}?{act}")
 """How the prose gives up an act, in general words, ``{act}`` its verb: said not to be done now (算了，不掐了; 不听了,
 看天吧), not done to the end (没写成, 写不成), or put to another day (改天拿好纸来写). Read from three books' lines of a
 thing used for an act (K6, stop 57); the frames are those of :data:`CALLED_OFF` and :data:`PUT_OFF`, said of the act.
-A negation closing its clause (经藏不开。, 一天也不开。) says the act is not done now (C2, stop 59)."""
+A 不 closing its clause (经藏不开。, 一天也不开。) says the act is not done now (C2, stop 59; 没打， is no frame: 连饭都没打
+gets no meal, 打 of another sense)."""
 
 
 ACT_DONE = r"(?<![不没别甭莫未])(?:{act})(?:完|了|过|好)"

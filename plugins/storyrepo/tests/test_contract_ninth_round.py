@@ -156,3 +156,12 @@ def test_an_acts_characters_leave_out_links_and_everyday_verbs() -> None:
     assert _act_pattern("打开") == "打开|[打开]"
     assert _act_pattern("交给") == "交给|[交]"  # 明天拿给你 puts off no 交
     assert _act_pattern("看") == "看"
+
+
+def test_a_next_time_and_a_try_are_no_giving_up() -> None:
+    # the lesson goes on to what is taught next time (明天再教你写…): no giving up closes the clause
+    body = "小七缠着苏掌柜教他认字。苏掌柜拿树枝在地上写了一个“茶”，又写了一个“米”。\n\n“好了，明天再教你写‘船’字。”"
+    assert not any("推迟或作罢" in m for _s, m in _found("苏掌柜教小七认字", body))
+    # 晒一晒 tried, then 过了冬至就晒不成了 of another day
+    body = "“趁着日头，晒一晒，过了冬至就晒不成了。”小七把茶叶摊开在竹匾上。"
+    assert not any("推迟或作罢" in m for _s, m in _found("小七在晒青房晒茶叶", body))
