@@ -1768,18 +1768,20 @@ to what is done next time (明天再教你写‘船’字: a next lesson, the ac
 def _givings_up(acts: str, body: str) -> tuple[re.Match[str], ...]:
     """Where the prose gives up the act ``acts`` (its word or one of its characters, a pattern: :data:`ACT_CALLED_OFF`'s
     frames, each a run of whole words of the prose's cut closing its clause (:data:`CLAUSE_CLOSED` — 不碾了, 明天再试, 不开。,
-    not 打 of 打听) and does not do it after all: not done earlier in its paragraph, nor anywhere after it
-    (:data:`ACT_DONE`: 不听了…又听了起来; or tried once, 晒一晒). Unlike
+    not 打 of 打听) and not done after all: not done earlier in its paragraph nor anywhere after it (:data:`ACT_DONE`:
+    不听了…又听了起来), not tried or carried on to a point anywhere before it (晒一晒; 抄到三更 … 账明天再抄 is a next
+    time). Unlike
     :func:`_given_up` the act's last mention need not be the giving up (碾槽边上 after 不碾了 names a thing, not the act).
     Read once a prose for each act."""
     bounds = _word_bounds(body)
-    done = [m.start() for m in re.finditer(f"{ACT_DONE}|(?:{{act}})一(?:{{act}})".format(act=f"(?:{acts})"), body)]
+    done = [m.start() for m in re.finditer(ACT_DONE.format(act=f"(?:{acts})"), body)]
+    carried = [m.start() for m in re.finditer(f"(?:{acts})(?:一(?:{acts})|到)", body)]
     out = []
     for off in re.finditer(ACT_CALLED_OFF.format(act=f"(?:{acts})"), body):
         if off.start() not in bounds or off.end() not in bounds or not CLAUSE_CLOSED.match(body, off.end()):
             continue
         para = body.rfind("\n", 0, off.start()) + 1
-        if not any(para <= k < off.start() or k >= off.end() for k in done):
+        if not any(para <= k < off.start() or k >= off.end() for k in done) and not any(k < off.start() for k in carried):
             out.append(off)
     return tuple(out)
 
@@ -2159,7 +2161,8 @@ def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
     培土; :func:`_line_acts`) in a sentence that does not name the place (``spots``) and not given up (:func:`_givings_up`):
     the plan said (满叔说要上嵩云山看看), then the going told in other words and the act done there in the narration
     (往坟上培土) — the place was reached. An act said only in the plan's own sentence (说要上嵩云山给爹上坟) is the plan,
-    one said in someone's words (“上坟改天”, “信我托人捎去”) no act done (C2, stop 59)."""
+    one said in someone's words (“上坟改天”, “信我托人捎去”) or planned in its clause (:data:`NOT_REACHED`: 得去场上买双新的)
+    no act done (C2, stop 59)."""
     acts = _line_acts(ctx, rest, cuts)
     if not acts:
         return False
@@ -2172,7 +2175,8 @@ def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
         off = [(m.start(), m.end()) for m in _givings_up(re.escape(act), body)]
         for m in re.finditer(re.escape(act), body):
             if m.start() in bounds and m.end() in bounds and not any(a < m.start() < b for a, b in apart) \
-                    and not any(a <= m.start() < b for a, b in off):
+                    and not any(a <= m.start() < b for a, b in off) \
+                    and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1]):
                 return True
     return False
 

@@ -165,3 +165,8 @@ def test_a_next_time_and_a_try_are_no_giving_up() -> None:
     # 晒一晒 tried, then 过了冬至就晒不成了 of another day
     body = "“趁着日头，晒一晒，过了冬至就晒不成了。”小七把茶叶摊开在竹匾上。"
     assert not any("推迟或作罢" in m for _s, m in _found("小七在晒青房晒茶叶", body))
+
+
+def test_an_act_carried_on_before_makes_a_later_next_time_no_giving_up() -> None:
+    body = "阿旺坐在磨坊里记账，一直记到三更。\n\n小七端着灯进来：“三更了，账明天再记。”"
+    assert not any("推迟或作罢" in m for _s, m in _found("阿旺夜里在磨坊记账", body))
