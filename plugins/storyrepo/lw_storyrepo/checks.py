@@ -31,7 +31,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -215,8 +215,9 @@ class CheckContext:
         places = {p for p in places | prose_places([lore, *texts.values()], names | people, places) if len(p) >= 2}
         looked_up = {p for p in places if len(p) <= PLACE_CHARS_MAX}  # the places the world's text is read for
         died, died_day = dates_of_death(characters, texts)
+        inside, one_place = place_nesting("\n".join([lore, *texts.values()]), looked_up)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), looked_up),
+                      stages, (last, when) if when else None, inside,
                       {name: gender_of(text, spotted) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], looked_up),
@@ -229,7 +230,8 @@ class CheckContext:
                       dated_by=dated_subjects(lore, texts),
                       told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
                       texts={name: free_text(text) for name, text in texts.items()},
-                      bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
+                      bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places),
+                      one_place=one_place)
         # a promise's title and 描述 name the question the reader holds (灭门真凶: the massacre is known); its 兑付计划 is
         # the author's plan of what the book will reveal (揭开安全销的事) and makes no secret's keyword common knowledge
         # (U11, stop 54: three planted leaks silenced so)
@@ -1106,6 +1108,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             put_off = {thing}
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
+        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) and not _HANDOVER.search(text) \
+                and _is_event(ctx, text) and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
+            # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above;
+            # a handover (把墨斗交给…) is read by its own readers below (_handover_told, _refused, _withheld)
+            out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
+                               line_no, excerpt=_telling_of(body, off)))
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
@@ -1517,13 +1525,21 @@ NOT_TELLING = frozenset("一二两三四五六七八九十几半每百千万他�
 """Characters whose pairs tell no event (一个, 给她, 他们): numbers and persons, any line has them."""
 
 
+_SAID = re.compile(f"{SAY}|{KNOW}|说起|提起|提到|谈起|聊起|讲起")
+ORDERED = re.compile(r"，")
+"""What follows 叫 when it orders someone to do the line's act (打开金库，叫贺春生帮着…): a name (the line's names are
+marked by a comma before :data:`_SAID` is read) — an order, not something said (C2, stop 59)."""
+
+
 def _is_event(ctx: CheckContext, text: str) -> bool:
     """Whether a contract line without a promise id is an event of people: it names a person the book
     knows and asks no appearance (出场), no promise move, nothing only a lens can judge (:data:`REVIEW_WORDS`),
-    no move to a place (:data:`GO_TO`: the place rules'), no speech or thought (:data:`SAY`, :data:`KNOW`)."""
+    no move to a place (:data:`GO_TO`: the place rules'), no speech or thought (:data:`SAY`, :data:`KNOW`) outside its
+    names (张道深 is no 道) and apart from an order to someone (叫贺春生帮着: :data:`ORDERED`)."""
     if APPEAR.search(text) or any(word in text for word in REVIEW_WORDS) or any(word in text for word, _k in MOVE_WORDS):
         return False
-    if re.search(f"{SAY}|{KNOW}|说起|提起|提到|谈起|聊起|讲起", text):
+    bare = ctx.terms_re().sub("，", text)
+    if any(m.group() != "叫" or not ORDERED.match(bare, m.end()) for m in _SAID.finditer(bare)):
         return False  # what someone says, asks or learns is told in any words (the leak and lens checks read it)
     names = ctx.contract_terms_in(_QUOTED.sub("，", text))
     places = ctx.world.places if ctx.world is not None else set()
@@ -1669,28 +1685,118 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
     Another matter put off (胡掌柜说：“药钱回头再说。”) leaves the line's event as the prose tells it, or does not."""
     forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
     words = _event_words(ctx, text)
-    for off in offs:
-        start, end = _telling(body, off.start())
-        para = body.rfind("\n", 0, start) + 1
-        for _ in range(PUT_OFF_REACH):
-            if start <= para:
-                break
-            start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, para, start - 1)), default=para)
-        near = body[start:end]
-        if any(_named_in(v, near) for v in forms) or any(w in near for w in words):
-            return off
-    return None
+    return next((off for off in offs if _line_told_near(forms, words, body, off.start())), None)
+
+
+def _line_told_near(forms: list[str], words: frozenset[str], body: str, k: int) -> bool:
+    """Whether the telling at ``k`` (:func:`_telling`) and the :data:`PUT_OFF_REACH` sentences before it in its
+    paragraph name one of a contract line's people, things or places (``forms``: all their forms) or one of its event
+    words (``words``: :func:`_event_words`)."""
+    start, end = _telling(body, k)
+    para = body.rfind("\n", 0, start) + 1
+    for _ in range(PUT_OFF_REACH):
+        if start <= para:
+            break
+        start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, para, start - 1)), default=para)
+    near = body[start:end]
+    return any(_named_in(v, near) for v in forms) or any(w in near for w in words)
+
+
+ACT_LINKS = frozenset([*"在给让叫把被将对替跟和向为帮使令请上下去来到是有说要起出进回过",
+                       *(a + b for a in "起出进回过上下" for b in "来去")])
+"""Verbs of the dictionary that link an event line's parts or only give an act its direction rather than say the act
+(在轮机厂, 给某某, 叫某某, 爬上, 封起来, 搬出来): never read as the act :func:`_line_act_given_up` looks for."""
+
+
+LINE_FORBIDS = re.compile(f"{_NEGATION.pattern}|莫|甭")
+"""A line that itself negates or forbids its act (叫某某夜里莫再摇驼铃, 没有开除): the act not done is what it asks, no
+giving up to find (:func:`_line_act_given_up`)."""
+ACTS_EVERYWHERE = frozenset("看听走拿做想问找等坐站吃喝弄搞叫喊用")
+"""Verbs of one character any scene does for anything (看, 拿, 等): an event line's act only in a longer word (查看),
+never alone — 明天拿给我看 is a request, not the line's 看新挡墙 put off."""
+
+
+def _line_acts(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None) -> list[str]:
+    """The acts an event line says: the words of its runs (:func:`_event_runs`) the dictionary tags a verb (打开, 碾, 熄火),
+    or a two-character word it does not know whose first character is one (试汽 → 试), apart from :data:`ACT_LINKS` and
+    :data:`ACTS_EVERYWHERE`."""
+    lex = lexicon()
+    acts: list[str] = []
+    for run in _event_runs(ctx, text):
+        ends = sorted(lex.boundaries(run, cuts=cuts) | {len(run)})
+        for a, b in zip(ends, ends[1:]):
+            word = run[a:b]
+            tag = lex.tags.get(word)
+            act = word if tag is not None and tag.startswith("v") else \
+                word[0] if tag is None and len(word) == 2 and lex.tags.get(word[0], "").startswith("v") else None
+            if act is not None and act not in ACT_LINKS and act not in ACTS_EVERYWHERE and act not in acts:
+                acts.append(act)
+    return acts
+
+
+def _line_act_given_up(ctx: CheckContext, text: str, body: str,
+                       cuts: dict[str, tuple[int, ...]] | None = None) -> re.Match[str] | None:
+    """An event line's own act (:func:`_line_acts`: 打开金库 → 打开, 给锅炉试汽 → 试, 蹬药碾碾川芎 → 碾) that the prose gives up at
+    its last telling (:func:`act_given_up`'s frames: 不碾了, 明天再试, 经藏不开), where that telling or the sentences before
+    it name the line's people, things or event words (:func:`_line_told_near`): the event never happens (C2, stop 59:
+    four books' lines whose act the prose puts off or refuses, the thing and the person there). ``None`` when no act is
+    given up, or one is done after all (:data:`ACT_DONE`)."""
+    acts = _line_acts(ctx, text, cuts)
+    if not acts:
+        return None
+    forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
+    words = _event_words(ctx, text)
+    return next((off for act in acts for off in _givings_up(_act_pattern(act), body)
+                 if _line_told_near(forms, words, body, off.start())), None)
+
+
+def _act_pattern(act: str) -> str:
+    """The act's word or one of its characters that the dictionary tags a verb (打开 → 开; 认字 → 认, not 字: 明天再教你写
+    ‘船’字 puts off no 认字), none of them a link or an everyday verb (交给 → 交, not 给: 明天拿给 is no 交 put off):
+    :data:`ACT_LINKS`, :data:`ACTS_EVERYWHERE`."""
+    tags = lexicon().tags
+    chars = "".join(c for c in act if c not in ACT_LINKS and c not in ACTS_EVERYWHERE and tags.get(c, "").startswith("v"))
+    return re.escape(act) + (f"|[{re.escape(chars)}]" if chars else "")
+
+
+CLAUSE_CLOSED = re.compile(r"[了吧啦呢啊喽]?[，,。！？!?；;…”」\n]")
+"""What follows a giving up that is the act's last word in its clause (不碾了，; 明天再试。; 经藏不开。): not one that goes on
+to what is done next time (明天再教你写‘船’字: a next lesson, the act going on)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _givings_up(acts: str, body: str) -> tuple[re.Match[str], ...]:
+    """Where the prose gives up the act ``acts`` (its word or one of its characters, a pattern: :data:`ACT_CALLED_OFF`'s
+    frames, each a run of whole words of the prose's cut closing its clause (:data:`CLAUSE_CLOSED` — 不碾了, 明天再试, 不开。,
+    not 打 of 打听) and not done after all: not done earlier in its paragraph nor anywhere after it (:data:`ACT_DONE`:
+    不听了…又听了起来), not tried or carried on to a point anywhere before it (晒一晒; 抄到三更 … 账明天再抄 is a next
+    time). Unlike
+    :func:`_given_up` the act's last mention need not be the giving up (碾槽边上 after 不碾了 names a thing, not the act).
+    Read once a prose for each act."""
+    bounds = _word_bounds(body)
+    done = [m.start() for m in re.finditer(ACT_DONE.format(act=f"(?:{acts})"), body)]
+    carried = [m.start() for m in re.finditer(f"(?:{acts})(?:一(?:{acts})|到)", body)]
+    out = []
+    for off in re.finditer(ACT_CALLED_OFF.format(act=f"(?:{acts})"), body):
+        if off.start() not in bounds or off.end() not in bounds or not CLAUSE_CLOSED.match(body, off.end()):
+            continue
+        para = body.rfind("\n", 0, off.start()) + 1
+        if not any(para <= k < off.start() or k >= off.end() for k in done) and not any(k < off.start() for k in carried):
+            out.append(off)
+    return tuple(out)
 
 
 USE_HEAD = "用"
 """What names a line's thing as the means of its act (某某用怀表给某某掐时辰, 用钢笔替某某写信): :func:`_use_called_off`."""
 USE_LINKS = frozenset("给替帮为跟和向对把")
 """The words between a thing used and its act that name whom the act is for, not what it is (给某某掐, 替某某写)."""
-ACT_CALLED_OFF = (r"(?:不|别|甭|莫)(?:再)?{act}了|没{act}成|{act}不成|"
+ACT_CALLED_OFF = (r"(?:不|别|甭|莫)(?:再)?{act}了|没{act}成|{act}不成|不(?:再)?{act}(?=[，,。！？!?；;…”」])|"
                   r"(?:改天|改日|下回|下次|明天|明儿|明日|过两天|过几天)[^，,。！？；;“”\n]{{0,8}}?{act}")
 """How the prose gives up an act, in general words, ``{act}`` its verb: said not to be done now (算了，不掐了; 不听了,
 看天吧), not done to the end (没写成, 写不成), or put to another day (改天拿好纸来写). Read from three books' lines of a
-thing used for an act (K6, stop 57); the frames are those of :data:`CALLED_OFF` and :data:`PUT_OFF`, said of the act."""
+thing used for an act (K6, stop 57); the frames are those of :data:`CALLED_OFF` and :data:`PUT_OFF`, said of the act.
+A 不 closing its clause (经藏不开。, 一天也不开。) says the act is not done now (C2, stop 59; 没打， is no frame: 连饭都没打
+gets no meal, 打 of another sense)."""
 
 
 ACT_DONE = r"(?<![不没别甭莫未])(?:{act})(?:完|了|过|好)"
@@ -1931,7 +2037,9 @@ def _before(line: str, at: int) -> str:
 
 def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
     """A place the line names as the district of another (香港鸭寮街: 鸭寮街 in 香港) or a place
-    the world puts inside it (华强北 in 深圳), when the prose names that one."""
+    the world puts inside it (华强北 in 深圳), when the prose names that one. A place of the same one-place list as the
+    line's (:attr:`World.one_place`: 北崖、十八盘、松树坡…算一处地方) is none: the list lets people walk among its places
+    without leaving, it does not put the scene at the one the line asks (C2, stop 59)."""
     if ctx is None:
         return False
     starts = ctx.name_index().by_start
@@ -1942,7 +2050,9 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
             return True
     if ctx.world is not None:
         canonical = ctx.aliases.get(term, term)
-        return any(canonical in outer and present(place, body) for place, outer in ctx.world.inside.items())
+        siblings = {p for one in ctx.world.one_place if canonical in one for p in one}
+        return any(canonical in outer and place not in siblings and present(place, body)
+                   for place, outer in ctx.world.inside.items())
     return False
 
 
@@ -1957,6 +2067,10 @@ def _brand(ctx: CheckContext | None, term: str) -> set[str]:
 
 GO_TO = re.compile(r"(?:去|到|来到|回到|赶到|赶去|前往|进|走进|踏进)$")
 """A contract line's move to a place (林知微去太医院): the verb right before the place."""
+GO_UP = re.compile(r"(?<![早晚马路])上$")
+"""A contract line's climb to a place (某某上山口插标杆, 登上塔顶; not 晚上, 马上): a move :func:`_only_meant` reads as
+:data:`GO_TO`'s (C2, stop 59: four books' lines 上 a hill, a pass or a rock whose prose only meant to go). An event line
+of 上 is still an event (:func:`_is_event`: 爬上风向杆给风速器加油 asks the oiling)."""
 _NOT_REACHED_ALSO = ("正要", "本要", "欲", "能", "未", "拦", "不许", "不准", "不让", "改日", "下回")
 """:data:`NOT_REACHED`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS` and
 :data:`~lw_storyrepo.continuity.UNDONE_WORDS`: an intent (正要, 欲), a may (能), a bar (拦, 不许), more days ahead."""
@@ -2021,13 +2135,14 @@ them, the square of the line (A18, stop 58)."""
 
 def _only_meant(ctx: CheckContext, term: str, line: str, body: str,
                 cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
-    """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
+    """A place a contract line moves someone to (:data:`GO_TO`, :data:`GO_UP`) that the prose names, every time, only in a
     clause that does not reach it (:func:`_meant_at`): the scene never gets there. (A place met by its spot alone is
     :func:`_by_its_spot`'s, which reads each of the spot's mentions the same way.)"""
     if ctx.world is None or term not in ctx.world.places:
         return False
     at = line.find(term)
-    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
+    if at < 0 or not (GO_TO.search(line[max(0, at - 2):at]) or GO_UP.search(line[max(0, at - 2):at])) \
+            or BARRED_GO.search(line[max(0, at - 6):at]):
         return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
     if _reported_question(line, at, term, cuts):
         return False  # 某某说他问过搭车到省城要几个钟头: the place is in the words the line reports, no arrival it asks (K6, stop 57)
@@ -2036,7 +2151,34 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str,
 
     spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
     spots = [(k, n) for k, n in spots if not told_of(k, n)]
-    return bool(spots) and all(_meant_at(body, k, n) for k, n in spots)
+    return bool(spots) and all(_meant_at(body, k, n) for k, n in spots) \
+        and not _act_done_apart(ctx, line[at + len(term):], body, [k for k, _n in spots], cuts)
+
+
+def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
+                    cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
+    """Whether the prose does the act a move line asks at its place (``rest``, the line after the place: 给某某的坟培土 →
+    培土; :func:`_line_acts`) in a sentence that does not name the place (``spots``) and not given up (:func:`_givings_up`):
+    the plan said (满叔说要上嵩云山看看), then the going told in other words and the act done there in the narration
+    (往坟上培土) — the place was reached. An act said only in the plan's own sentence (说要上嵩云山给爹上坟) is the plan,
+    one said in someone's words (“上坟改天”, “信我托人捎去”) or planned in its clause (:data:`NOT_REACHED`: 得去场上买双新的)
+    no act done (C2, stop 59)."""
+    acts = _line_acts(ctx, rest, cuts)
+    if not acts:
+        return False
+    bounds = _word_bounds(body)
+    # the place's own sentences (the plan), and what people say (信我托人捎去, 上坟改天): no act the narration does
+    apart = [(max((body.rfind(c, 0, k) for c in "。！？!?\n"), default=-1),
+              min((e for e in (body.find(c, k) for c in "。！？!?\n") if e >= 0), default=len(body))) for k in spots]
+    apart += [(m.start() - 1, m.end()) for m in quote_matches(body)]
+    for act in acts:
+        off = [(m.start(), m.end()) for m in _givings_up(re.escape(act), body)]
+        for m in re.finditer(re.escape(act), body):
+            if m.start() in bounds and m.end() in bounds and not any(a < m.start() < b for a, b in apart) \
+                    and not any(a <= m.start() < b for a, b in off) \
+                    and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1]):
+                return True
+    return False
 
 
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:

@@ -524,6 +524,7 @@ class World:
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
     texts: dict[str, str] = field(default_factory=dict)  # character -> their card's free text (a post told there: ranks)
+    one_place: tuple[frozenset[str], ...] = ()  # the world's lists of places that are one place (place_nesting)
     # what is read from the cards and the ladders alone, built once: the dict itself is carried over by ``replace``
     # (a draft's own names, checks.check_draft), so every draft of a transaction shares it
     _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -1008,11 +1009,18 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
+    """:func:`place_nesting`'s places and what they lie in, without its one-place lists."""
+    return place_nesting(world_text, places)[0]
+
+
+def place_nesting(world_text: str, places: Iterable[str]) -> tuple[dict[str, set[str]], tuple[frozenset[str], ...]]:
     """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
     深处) and from one place written right after another, with or without 的 (四川的攀枝花钢铁厂,
     住在瑶华宫西配殿: Chinese names the larger place first): ``{place: {places it lies in}}``, transitively.
     The places are looked up by the text's pieces (a book of thousands of places read the world's
-    text once per place)."""
+    text once per place). Second: the world's one-place lists (排坞、河街和洪江城里算一处地方), each of whose places
+    lies in the others in the first — siblings of one place, which says nothing of which one a scene is at; a list's
+    own name (…算一处地方，叫九道班) is the whole, left out of its list."""
     ordered = sorted(places, key=len, reverse=True)  # the first of two places said in each other wins: an order
     known = set(ordered)
     lengths = sorted({len(p) for p in known}, reverse=True)
@@ -1046,6 +1054,7 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
     # the list its own clause (、 and 和 join it; a comma ends it: 戏班子从汉口出发，…马厩和帐篷算一处地方 leaves 汉口 out),
     # at most ONE_PLACE_MOST of them, none when the clause denies it (不算一处地方, 也不为过: R56)
     groups: list[set[str]] = []
+    whole: list[str] = []  # each list's own name (…算一处地方，叫九道班), "" when it has none: the whole, no sibling
     said_at = sorted(starts)  # one pass: each clause's places looked up by their starts, not a walk per character
     # where clauses end, read once: a search from each list for each end mark (one the world never writes walked the
     # whole world each time) made a world of thousands of lists the square of its length (A18, stop 58)
@@ -1080,6 +1089,7 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
         if not group or len(group) > ONE_PLACE_MOST or denied(last, m.start()) or denied(m.end(), close):
             continue
         groups.append(set(group))
+        whole.append(named.group(1) if named is not None and end == named.end(1) else "")
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
@@ -1088,7 +1098,7 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
     for one, around in [(one, one.union(*(out.get(b, set()) for b in one))) for one in groups]:
         for a in one:
             out.setdefault(a, set()).update(around - {a})
-    return out
+    return out, tuple(frozenset(one - {name}) for one, name in zip(groups, whole))
 
 
 ONE_PLACE = re.compile(r"(?:算|当|看作|看成)(?:作|做|是|成)?(?:同)?一(?:处(?:地方)?|个地方|块地方)")
