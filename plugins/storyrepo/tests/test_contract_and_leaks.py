@@ -653,8 +653,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("连贯-境界-3.md", "境界"),  # 持有-2 (我提着那盏…洋马灯, no owner word): H10's round (stop 57)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-3.md", "书内时间"), ("合同-2.md", "P-002"),
-      # 合同-5 caught: C2's round (stop 59: 这扇门一天也不开。 — the line's 打开 given up; 叫贺春生 an order, no speech)
-      ("泄密-1.md", "石满仓")],
+      # 合同-5 caught by C2's round (stop 59: 这扇门一天也不开。 — the line's 打开 given up; 叫贺春生 an order, no speech),
+      # missed again: the lead withdrew the order reading of 叫 (it added a false alarm on a blind book)
+      ("合同-5.md", "胡敬斋打开金库，叫贺春生帮着把金包搬出来过秤"), ("泄密-1.md", "石满仓")],
      4),
     # a 1956 柴达木 oil-prospecting party written blind at stop 53, an evaluation set: first run 11/15, 2/5, 4/5 and 8
     # false alarms; 4 with stop 53's rounds (H4's and F9's, not tuned on it; its README); a development set since stop 54.
