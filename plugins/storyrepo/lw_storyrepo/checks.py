@@ -2814,6 +2814,11 @@ unread middle is a few paragraphs; a longer run of lone quotes is a dialogue (R5
 YOURS = ("你们家", "你家", "你")
 """How a listener's words open on the reader's own person (你哥有口福。 你阿母真好。 你额吉的？ 你家阿妈…): said to the one
 reading a letter out, about someone of theirs — the letter's writer (:func:`_named_to_reader`)."""
+TO_A_CHILD = re.compile(r"(?:[\u4e00-\u9fff]{1,2}儿|孩子|娃儿?|乖乖)[：:，,]")
+"""A letter's salutation an elder writes to a child (满儿：, 吾儿：, 孩子：): its writer is a parent or an elder of the
+reader's, not a brother or a friend a listener asks after (R59, K8-1)."""
+ELDER_KIN = re.compile(r"[爹娘妈爸父母爷奶婆公吉叔伯姑舅姨]")
+"""The kin whose letters call the reader as a child (你爹, 你阿母, 你额吉, 你二叔)."""
 QUESTION_MARKS = frozenset("？?")
 """A paragraph holding a question is said to someone there (还能有谁？冬梅。 answers one): no letter's signature."""
 
@@ -2842,6 +2847,8 @@ def _named_to_reader(ctx: CheckContext, names: re.Pattern[str], lines: list[str]
     ``filled``: the draft's non-blank paragraphs, ``rank`` their places in it."""
     read = set(group)
     lo, hi = max(0, rank[group[0]] - LETTER_GAP), min(len(filled), rank[group[-1]] + LETTER_GAP + 1)
+    opening = lines[group[0]].lstrip()
+    to_a_child = TO_A_CHILD.match(opening, 1) is not None if opening[:1] in "“「" else False
     for i in filled[lo:hi]:
         if i in read:
             continue
@@ -2851,6 +2858,10 @@ def _named_to_reader(ctx: CheckContext, names: re.Pattern[str], lines: list[str]
             mine = next((p for p in YOURS if words.startswith(p)), None)
             if mine is None:
                 continue
+            if rank[i] > rank[group[-1]] and QUESTION_MARKS & set(words):
+                continue  # 你山河哥今年回不回来？ asked after the reading is about them, not whose the letter is
+            if to_a_child and not ELDER_KIN.search(words, len(mine), len(mine) + 3):
+                continue  # 满儿：… is an elder's to a child: not 你哥's
             whole = names.match(words)  # a kin form the book knows with its 你 (你哥), else the name after it
             found = whole if whole is not None and len(whole.group()) > len(mine) else names.match(words, len(mine))
             who = ctx.aliases.get(found.group(), found.group()) if found is not None else None
@@ -3045,7 +3056,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
                 if speaker is None and after_narration and names:
-                    speaker = _other_of_two(ctx, names, next(g for g in m.groups() if g is not None))
+                    speaker = _other_of_two(ctx, names, next(g for g in m.groups() if g is not None),
+                                            narration[-1] if narration else "")
             elif speaker is None and alone and len(ctx.cast) == 2:
                 # 秋生想了半天，问：“…” — an unnamed clause led by the given name of one of a scene of two: theirs
                 clause = outside[marks.clause_start(m.start()):m.start()].lstrip()
@@ -3121,12 +3133,23 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
             mentioned = _Mentioned(ctx, names, narration)
 
 
-def _other_of_two(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
+VOICE_FROM_OUTSIDE = re.compile(r"(?<!没)有人|一个声音|门外|窗外|院外|屋外|外头|外面|喇叭|广播|脚步声|敲门|拍门|叫门|拍窗|"
+                                r"[进来]了|进来|进屋|进门|掀|闯")
+"""Narration telling of a voice from outside the scene or of someone coming in (窗外有人拍窗户, 门帘一掀，老杨进来了): the
+quote after it may be that third one's (R59, K8-2)."""
+
+
+def _other_of_two(ctx: CheckContext, names: re.Pattern[str], words: str, before: str) -> str | None:
     """Who opens an exchange no narration tags: right after a narration paragraph that gives no speaker, a quote alone
     that calls one of a scene of two by name at its start (“建国，你说…？” :func:`_called_at_start`) is the other's,
     and the turn-taking goes on from it (K8, stop 59). Only a draft whose 在场 lists exactly two people: in a larger
-    scene the one called says nothing of who calls; no 在场, no scene to read it from."""
-    if len(ctx.cast) != 2:
+    scene the one called says nothing of who calls; no 在场, no scene to read it from. Not after a narration paragraph
+    (``before``) telling of a voice from outside or of a comer (:data:`VOICE_FROM_OUTSIDE`), nor one naming a person
+    outside the two: a third may be speaking."""
+    if len(ctx.cast) != 2 or VOICE_FROM_OUTSIDE.search(before):
+        return None
+    if any(ctx.is_person(n.group()) and ctx.aliases.get(n.group(), n.group()) not in ctx.cast
+           for n in names.finditer(before)):
         return None
     called = _called_at_start(ctx, names, words)
     if called is None or called not in ctx.cast:

@@ -83,7 +83,7 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.ranks import DOWN_WORDS, GONE_TIME, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -113,17 +113,29 @@ COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
 NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
                                COUNTED_HABIT)))
 """A sentence told outside the scene's now; only ever asked whether it matches."""
+LOSS_LEAD = 5
+"""How many characters of a subject may come before a loss day in its clause (秦师傅下葬那天, 南城出事那天): the day leads
+its clause; one further in (蹲在廖师傅下葬那天种的柳树底下) only describes a thing (R59, F2-1)."""
 LOSS_DAYS = ("出事", "出殡", "下葬", "入殓", "落水", "走水", "失火", "翻船", "沉船", "塌硐", "塌窑", "塌方", "遇难", "遇害",
              "失踪", "咽气", "断气", "过世", "去世", "走")
 """Losses a day is named by: a death, a burial, an accident, a disappearance, a leaving (阿爹走那夜, 哥走那天 — the
 day the dead or the missing went, in ten books of the pool; F2, stop 59)."""
-LOSS_DAY = rf"(?:{'|'.join(LOSS_DAYS)})的?那一?[天日晚夜年回]"
+LOSS_DAY = (rf"(?:(?:^|(?<=[。！？!?；;，,：:\n]))\s*[^。！？!?；;，,：:\n]{{0,{LOSS_LEAD}}}?)"
+            rf"(?:{'|'.join(x for x in LOSS_DAYS if x != '走')}|(?<![你我咱俺要就等])走)的?那一?[天日晚夜年回]"
+            r"(?![早晚上下午夜中里头间]{0,2}的|[\u4e00-\u9fff]的[\u4e00-\u9fff])")
 """A day named by a loss (南城出事那天他被抬回来, 秦师傅下葬那天，也是这样的雾): a day gone by whatever the verbs say — nobody
 plans an accident or a burial ahead. Not in :data:`NOT_NOW` (its other readers — the book's time, the leaks — count from such
 a day); only the readers of who is in the scene (the voices of the dead and the absent, the acts of the dead, the far in the
-scene) take it, through :data:`SCENE_GONE`."""
-SCENE_GONE = re.compile(f"{NOT_NOW.pattern}|{LOSS_DAY}")
-""":data:`NOT_NOW` or a day named by a loss (:data:`LOSS_DAY`): a line telling of a time the scene is not."""
+scene) take it, through :func:`scene_gone`."""
+LOSS_DAY_LED = re.compile(LOSS_DAY)
+""":data:`LOSS_DAY` leading its clause."""
+
+
+def scene_gone(line: str) -> re.Match[str] | None:
+    """Whether a line tells of a time the scene is not: :data:`NOT_NOW` anywhere in it, or a day named by a loss
+    (:data:`LOSS_DAY`) leading a clause of its narration — never in a quote (“等你走那天，我来送！”, “出事那天我就说过！”
+    are said in the scene: R59, F2-1)."""
+    return NOT_NOW.search(line) or LOSS_DAY_LED.search(_QUOTED_WORDS.sub(" ", line))
 LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后|"
                       r"[\u4e00-\u9fff]了(?:一|半|大半)辈子")
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
@@ -1649,8 +1661,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them. For
     # the 状态 of a voice the frame is the narration's, outside the quotes: “比我当年扎的强。” said by the dead is said
     # now (S2, stop 55); one absent from the 在场 list still reads the whole line (a memory told in a quote is no voice)
-    not_now = functools.cache(lambda i: SCENE_GONE.search(lines[i]) or _remembered_on(lines, i) or None)
-    framed = functools.cache(lambda i: SCENE_GONE.search(_QUOTED_WORDS.sub(" ", lines[i])) or _remembered_on(lines, i) or None)
+    not_now = functools.cache(lambda i: scene_gone(lines[i]) or _remembered_on(lines, i) or None)
+    framed = functools.cache(lambda i: scene_gone(_QUOTED_WORDS.sub(" ", lines[i])) or _remembered_on(lines, i) or None)
     remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
@@ -2484,7 +2496,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        if SCENE_GONE.search(narration):  # 明天记得去领 said in the scene is no memory
+        if scene_gone(narration):  # 明天记得去领 said in the scene is no memory
             continue
         recalled = DAY_RECALLED.search(narration)  # the scene remembered from that sentence on, not before it
         until = recalled.start() if recalled else len(narration)
@@ -2535,8 +2547,6 @@ DAY_RECALLED = re.compile(rf"(?<=[。！？!?])\s*{THAT_DAY}")
 acts of the dead and the held (:func:`_acting`), the scene is a remembered one from that sentence on, as a paragraph's is
 for one opening on it (:data:`REMEMBERED_DAY`) — the day word alone (not 那天井, 那日头, 那晚饭, 那夜色: R58 at stop 58),
 and not the sentences before it."""
-DAY_GONE = re.compile(THAT_DAY)
-"""A remembered day anywhere before a rank in its sentence (:data:`lw_storyrepo.ranks.THAT_DAY`)."""
 MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
 """After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
 doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
@@ -3265,7 +3275,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
         recent = [*recent, unlooked[i]][-CALL_SPAN:]
-        if SCENE_GONE.search(line) or REMOTE.search(unlooked[i]) or screened:
+        if scene_gone(line) or REMOTE.search(unlooked[i]) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -3519,7 +3529,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
             if told_back(tail) and quoted_at(lines[i], col - 1 + r.start()):
                 continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
-            if DAY_GONE.search(tail):
+            if GONE_TIME.search(tail):
                 continue  # 可是那天早上进马厩的鲁提领: a rank on a remembered day, held then (F2, stop 59)
             now_reached = aspired is not None and reached(tail)  # 刚当上灶丁, 才熬上水手: the stage now, not below it
             below = aspired is not None and not now_reached

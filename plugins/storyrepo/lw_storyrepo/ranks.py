@@ -284,8 +284,13 @@ THAT_DAY = (r"那一?(?:天(?!井|空|花|平|鹅|线|才|真|窗|桥|色|亮|�
 """A remembered day (那天早上, 那一夜): the day word alone, not 那天井, 那日头, 那晚饭, 那夜色 (R58 at stop 58)."""
 GONE_SPANS = r"那阵子|那阵儿|那些年|那几年|那些日子|那段日子|那段时间"
 """A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年)."""
+GONE_TIME = re.compile(
+    rf"(?:(?:^|(?<=[，,；;：:“]))\s*(?:{GONE_SPANS}|{THAT_DAY})[早晚上下午夜中里头间]{{0,3}}[，,])|"
+    rf"(?:{GONE_SPANS}|{THAT_DAY})(?![早晚上下午夜中里头间]{{0,3}}的)[^，,；;：:“”。！？]*$")
+"""A rank held at a time gone (R59, F2-2): a remembered day or stretch (:data:`THAT_DAY`, :data:`GONE_SPANS`) leading
+the sentence's clauses as a time alone (那天早上，龚船工…) or in the rank's own clause (老贺那阵子还是个…) — searched on
+the words before the rank; not one naming a thing (那天的事, 那阵子的账, 那天夜里的雨) or said in an earlier clause."""
 NOT_NOW_MARKS = re.compile(
-    rf"{GONE_SPANS}|{THAT_DAY}|"
     r"当年|那年|以前|之前|从前|早年|曾经|曾是|那时|那会儿|当时|当初|起初|最初|原先|原本|本来|过去|昔日|小时候|刚入|刚进|刚来|"
     r"[一两二三四五六七八九十几数半]+年前|[一两二三四五六七八九十几数半]+个?月前|去年|前年|回忆|想起|记得|梦|"
     r"要是|若是|若|万一|除非|如果|假如|假使|倘若|倘使|哪怕|就算|即使|即便|的话|"
@@ -592,7 +597,7 @@ class RankReader:
                     continue
                 if kind == "below" and reached(before):
                     kind = "narration"  # 刚当上灶丁: the stage just reached is the stage now, compared as said
-                if NOT_NOW_MARKS.search(before) or NEGATED.search(clause) \
+                if NOT_NOW_MARKS.search(before) or GONE_TIME.search(before) or NEGATED.search(clause) \
                         or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
                     continue
                 if kind == "below":
@@ -886,7 +891,8 @@ def steps(reader: RankReader, names: re.Pattern[str], aliases: dict[str, str], s
             if not x or not y:
                 continue
             a, b = aliases.get(x[-1].group(), x[-1].group()), aliases.get(y.group(), y.group())
-            if a in skip or a == b or NOT_NOW_MARKS.search(window) or NEGATED.search(window[-6:]):
+            if a in skip or a == b or NOT_NOW_MARKS.search(window) or GONE_TIME.search(window) \
+                    or NEGATED.search(window[-6:]):
                 continue
             n = value(m.group("n")) or 0
             for k, held_b in reader.holds.get(b, {}).items():
