@@ -4592,8 +4592,9 @@ def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Findin
             d_era, d_year, _d_month = world.died.get(who) or (era, year, month)
             lunar = m.group("cal") in ("农历", "阴历", "夏历", "旧历") or m.group("cal2") is not None \
                 or GRAVE_LUNAR.search(m.group("date")) is not None
-            if lunar and who in world.died and _gregorian(d_era, d_year) is not None and (d_era != "" or d_year > 1000):
-                continue
+            if lunar and who in world.died and _gregorian(*world.died[who][:2]) is not None \
+                    and (world.died[who][0] != "" or world.died[who][1] > 1000):
+                continue  # a lunar date of a death the card dates in Gregorian years (民国, 一九五六年)
             if month != on[0] or (year is not None and era == d_era and year != d_year) \
                     or (day is not None and on[1] is not None and abs(day - on[1]) > GRAVE_DAY_SLACK):
                 out.append(Finding("连贯", ERROR, f"正文里{who}的墓上写着「{m.group('date')}」，可{who}那件事是{on[0]}月"
