@@ -4516,16 +4516,33 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
 
 
 GRAVE_DATED = re.compile(
-    rf"(?P<whom>[^\W\d_]{{2,12}}?)之墓[”」’』]?[，,、：:\s]*(?:(?:卒|殁|逝|故)于)?"
-    rf"(?P<date>(?:[^\W\d_]{{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?(?:{_DAY_OF_MONTH}|正|冬|腊)月"
-    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,；;\n]{{0,3}})")
-"""A grave marker's words with a date after the name (韩公某某之墓，一九七八年七月; 先考某公之墓，某年腊月廿八卒): the
-date of the death of the one buried (T8, stop 59: the way of writing of 连续性-盲评十三, 十四, 三十五, 三十六, 四十一 —
-two of them dated). Not a date of raising the stone or of birth (:data:`GRAVE_NOT_DEATH`)."""
-GRAVE_NOT_DEATH = re.compile(r"立|生|建|修|敬")
-"""What, right after a grave marker's date, makes it no day of the death (某年清明立, 某年某月生, 重修)."""
+    rf"(?P<whom>[^\W\d_]{{2,12}}?)之墓[”」’』]?[，,、：:\s]*(?:生于[^。！？!?，,；;\n]{{1,16}}?[，,、\s]+)?"
+    rf"(?P<died>(?:卒|殁|逝|故|终)于)?(?P<cal>农历|阴历|夏历|旧历|公历|阳历)?"
+    rf"(?P<date>(?:(?:(?![生于卒殁逝故终葬到至自从在是直])[^\W\d_]){{0,4}}?[\d〇零一二三四五六七八九十]{{1,5}}年)?"
+    rf"(?P<cal2>农历|阴历|夏历|旧历)?(?:{_DAY_OF_MONTH}|正|冬|腊)月"
+    rf"(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})?[日号]?)(?P<after>[^。！？!?，,；;\n”」’』]*)")
+"""A grave marker's words with a date after the name (韩公某某之墓，一九七八年七月; 先考某公之墓，某年腊月廿八卒;
+某某之墓，生于某年某月，卒于某年某月某日: the birth passed over): the date of the death of the one buried (T8, stop 59:
+the way of writing of 连续性-盲评十三, 十四, 三十五, 三十六, 四十一 — two of them dated). Read by :func:`_grave_dated` only
+as the marker's own words (:data:`GRAVE_FRAME`) or with a death word at the date (``died``, :data:`GRAVE_DEATH`); an
+era before the year is no verb or preposition (生于, 直到: ft8, stop 59), and the calendar may be said (``cal``: 农历…)."""
+GRAVE_DEATH = re.compile(r"^(?:卒|殁|逝|故|亡|终|去世|过世|辞世|谢世|病故|病逝|仙逝|遇难|殉职|牺牲)")
+"""A death word right after a grave marker's date (某年某月某日卒): the date is the death's, framed or not."""
+GRAVE_NOT_DEATH = re.compile(r"立|生|建|修|敬|迁|葬|埋|刻|造|竖|树")
+"""What, in a grave marker's date's clause or the clause after it, makes the date no day of the death (某年清明立,
+某年某月生, 某年重修, 补立, 迁葬, 某年某月 孝男某某敬立; ft8, stop 59: anywhere in the clause, the raiser's name between)."""
+GRAVE_FRAME = re.compile(r"刻着|写着|刻的是|写的是|题着|书着|上书|刻的|写的")
+"""Words that set out a marker's inscription within the run before 之墓 (碑上刻着先考某公之墓): the inscription is
+after them. A run opening on a quote or a colon (碑上刻着：…, “…之墓，…”) is framed the same way."""
+GRAVE_KIN = re.compile(r"之?(?:妻|夫人|遗孀|继室|元配|原配)|之(?:夫|子|女|母|父|孙|媳|妾|兄|弟|姊|姐|妹|侄|婿)|暨")
+"""A kin word in a marker's words (某某之妻庞氏之墓, 某某之子某某, 先考某公暨先妣某氏): the buried is the name after the
+last of them — the one before only says whose (ft8, stop 59)."""
+GRAVE_LUNAR = re.compile(r"初[一二三四五六七八九十]|[廿卅]|(?:正|冬|腊)月")
+"""A marker's date written the lunar way (初三, 廿八, 腊月): in a book whose card dates the death in Gregorian
+years it is no Gregorian month (ft8, stop 59)."""
 GRAVE_DAY_SLACK = 1
 """The days a grave marker's day may be off the card's day of death (died in the night, found or buried the next day)."""
+_CLAUSE_AFTER = re.compile(r"[，,、\s]*([^。！？!?，,；;\n”」’』]*)")
 
 
 def _buried(dead: Iterable[str], whom: str) -> str | None:
@@ -4536,11 +4553,39 @@ def _buried(dead: Iterable[str], whom: str) -> str | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+def _marker_words(line: str, m: re.Match[str]) -> str | None:
+    """The words of a grave marker :data:`GRAVE_DATED` matched that name the buried (after :data:`GRAVE_FRAME` and the
+    last :data:`GRAVE_KIN`), when the date is the death's: a death word at the date, or the marker set out as an
+    inscription (a quote or colon before it, or :data:`GRAVE_FRAME` in its run), not a speaker's 是 (那就是某某之墓), with
+    a year or a day, and no :data:`GRAVE_NOT_DEATH` in the date's clause (or the clause after it, when the date ends its
+    own); None otherwise (坡上就是某某之墓，腊月里…: the next clause's time, ft8, stop 59)."""
+    whom = m.group("whom")
+    frames = [f.end() for f in GRAVE_FRAME.finditer(whom)]
+    framed = bool(frames) or (m.start("whom") > 0 and line[m.start("whom") - 1] in "：:“「『‘\"")
+    if frames:
+        whom = whom[frames[-1]:]
+    died = m.group("died") is not None or GRAVE_DEATH.match(m.group("after")) is not None
+    if not died:
+        read = book_time(m.group("date"))
+        if not framed or "是" in whom or read is None or (read[1][0] is None and read[1][2] is None):
+            return None
+        rest = m.group("after")
+        if not rest.strip():
+            nxt = _CLAUSE_AFTER.match(line, m.end())
+            rest = nxt.group(1) if nxt else ""
+        if GRAVE_NOT_DEATH.search(rest):
+            return None
+    kin = [k.end() for k in GRAVE_KIN.finditer(whom)]
+    return whom[kin[-1]:] if kin else whom
+
+
 def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Finding]:
-    """书内时间 of a death the prose contradicts on a grave marker (:data:`GRAVE_DATED`): the one buried
-    (:func:`_buried`) has one dated day in the book (:func:`_one_dated_day`: their card's death, or the one event the
-    world or their card dates them) or a month of death on their card, and the marker names another month, or a day more than :data:`GRAVE_DAY_SLACK`
-    from it, or another year of the same era than the death their card dates (:func:`dates_of_death`) (T8, stop 59)."""
+    """书内时间 of a death the prose contradicts on a grave marker (:data:`GRAVE_DATED`, :func:`_marker_words`): the one
+    buried (:func:`_buried`) has one dated day in the book (:func:`_one_dated_day`: their card's death, or the one event
+    the world or their card dates them) or a month of death on their card, and the marker names another month, or a day
+    more than :data:`GRAVE_DAY_SLACK` from it, or another year of the same era than the death their card dates
+    (:func:`dates_of_death`) (T8, stop 59). A marker dated the lunar way (农历, 初三, 腊月: :data:`GRAVE_LUNAR`) of one
+    whose card dates the death in Gregorian years is not read (ft8, stop 59)."""
     out: list[Finding] = []
     dead: dict[str, list[str]] = {}  # the dead by their name's first character: a marker's words read against theirs only
     for d, card in world.cards.items():
@@ -4551,9 +4596,9 @@ def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Findin
         if "之墓" not in line or not dead:
             continue
         for m in GRAVE_DATED.finditer(line):
-            if GRAVE_NOT_DEATH.match(m.group("after")):
+            whom = _marker_words(line, m)
+            if whom is None:
                 continue
-            whom = m.group("whom")
             if whom not in buried:
                 buried[whom] = _buried([d for c in dict.fromkeys(whom) for d in dead.get(c, ())], whom)
             who = buried[whom]
@@ -4565,6 +4610,11 @@ def _grave_dated(world: World, lines: list[str], first_line: int) -> list[Findin
                 continue
             era, (year, month, day) = read
             d_era, d_year, _d_month = world.died.get(who) or (era, year, month)
+            lunar = m.group("cal") in ("农历", "阴历", "夏历", "旧历") or m.group("cal2") is not None \
+                or GRAVE_LUNAR.search(m.group("date")) is not None
+            if lunar and who in world.died and _gregorian(*world.died[who][:2]) is not None \
+                    and (world.died[who][0] != "" or world.died[who][1] > 1000):
+                continue  # a lunar date of a death the card dates in Gregorian years (民国, 一九五六年)
             if month != on[0] or (year is not None and era == d_era and year != d_year) \
                     or (day is not None and on[1] is not None and abs(day - on[1]) > GRAVE_DAY_SLACK):
                 out.append(Finding("连贯", ERROR, f"正文里{who}的墓上写着「{m.group('date')}」，可{who}那件事是{on[0]}月"
