@@ -280,6 +280,16 @@ APPOSITIVE = re.compile(r"^[，,][^，。！？；“”「」]{1,12}?(?:院长|
                         r"创办人|主人|总管)[，。；]")
 """A person's office said right after the name (韦德仁，红伞医院第一任院长，…): someone, introduced."""
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
+CLEFT = re.compile(r"是[^，。！？；：“”「」]{1,16}?的")
+SENTENCE_ENDS = frozenset("。！？\n")
+"""N34: a sentence that opens on a surname-led word and goes on 是…的 says when, how or what that one is (齐春生是腊月初三进的
+傅家甸, 彭小舟是第二天早上才知道的, 白水生是在黄河开冻后…): the narration introducing someone by full name."""
+
+
+def _opens_cleft(text: str, at: int, name: str) -> bool:
+    """Whether ``name`` at ``at`` of ``text``, three characters or more (a surname and a given name: 墨坯是活的 is a
+    thing), opens a sentence that goes on 是…的 (:data:`CLEFT`)."""
+    return len(name) >= 3 and (at == 0 or text[at - 1] in SENTENCE_ENDS) and CLEFT.match(text, at + len(name)) is not None
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -1776,7 +1786,8 @@ def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quote
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lex.common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
         titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
-        return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        opens = name[0] in SURNAMES and not lex.freq.get(name) and _opens_cleft(line, col, name)
+        return bool(called or kin or pet or titled or opens or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -2323,12 +2334,13 @@ def _counted_place(lex: _Lexicon, text: str, name: str) -> bool:
 
 def _acts(text: str, name: str) -> bool:
     """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
-    a household (黄三炮道, 黄三炮家, 黄三炮那个人) or right after a word for someone (东家白守仁): someone,
-    not a thing."""
+    a household (黄三炮道, 黄三炮家, 黄三炮那个人), right after a word for someone (东家白守仁) or opening a
+    sentence that says 是…的 of it (齐春生是腊月初三进的…, :func:`_opens_cleft`): someone, not a thing."""
     at = text.find(name)
     while at >= 0:
         after = text[at + len(name):at + len(name) + 5]
-        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]):
+        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]) \
+                or _opens_cleft(text, at, name):
             return True
         at = text.find(name, at + 1)
     return False
