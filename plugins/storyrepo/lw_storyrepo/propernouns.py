@@ -1467,6 +1467,55 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
                 break
 
 
+SHOP_TRADES = ("栈", "客栈", "行", "商行", "庄", "坊", "烧锅", "批局", "茶坊", "茶社", "茶馆", "茶楼", "酒坊", "酒馆", "酒楼",
+               "饭馆", "饭店", "面馆", "纸坊", "油坊", "染坊", "当铺", "钱庄", "药铺", "铁铺", "布庄", "大车店", "车马店", "客店",
+               "照相馆")
+"""N34: the trade words of a shop, an inn or a trading house in general Chinese, old and new (同和+栈, 裕和祥+烧锅, 丰乐+茶坊,
+德记+行, 永和昌+批局): after a stem the draft also says alone (同和是…, 德记的头家), the shop said in full."""
+SHOP_TRADE = re.compile("|".join(sorted(SHOP_TRADES, key=len, reverse=True)))
+SHOP_STEM_SIZES = (3, 2)
+"""How long a shop's stem before its trade word is read, longest first (裕和祥+烧锅, 同和+栈)."""
+SHOP_FILLER_FROM = 2
+"""The fewest characters of a trade word that may follow one character of what the shop makes (双喜+烩+面馆); a
+one-character trade word (行, 栈) is read only right after the stem (李四+也+行 is no shop)."""
+PROPER_TAGS = ("nr", "ns", "nz", "nt")
+SHOP_STEM_OPENS = frozenset("同")
+"""A lead of :data:`STEM_LEAD_BAD` (a preposition elsewhere: 同他) that opens shop names (同和, 同仁, 同福)."""
+SHOP_STEM_BAD = LONG_STEM_BAD - frozenset("同和来") | frozenset(_COUNT)
+"""Characters no shop's stem holds: those of :data:`LONG_STEM_BAD` but the words of good trade that shop names are
+made of (同和, 裕和祥, 新泰来: a conjunction or a verb elsewhere), and a numeral (头一+行: a line of text)."""
+
+
+def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a shop, an inn or a trading house said in full, a stem and a trade word of
+    :data:`SHOP_TRADES` (同和+栈, 裕和祥+烧锅, 双喜+烩+面馆), where the draft (``said``) also says the stem without it:
+    the shop's short name (同和是傅家甸有名的大车店, 德记的头家). The stem starts at a token boundary, holds no function
+    character, opens with no verb-like lead, numeral or determiner, and is no common word (茶叶+铺, 村口+茶馆: a kind or
+    a place's part) unless a proper noun of the dictionary (双喜, 太平) or a rare one (丰乐); the trade word ends its token."""
+    for m in SHOP_TRADE.finditer(line):
+        if m.end() < len(line) and m.end() not in bounds and CJK.fullmatch(line[m.end()]):
+            continue  # the trade word goes on into another (行+动, 铺+开)
+        fillers = (0, 1) if len(m.group()) >= SHOP_FILLER_FROM else (0,)
+        for filler in fillers:
+            found = False
+            for size in SHOP_STEM_SIZES:
+                at = m.start() - filler - size
+                stem = line[at:at + size]
+                if at < 0 or at not in bounds or not CJK.fullmatch(line[at:m.start()]) or set(line[at:m.start()]) & SHOP_STEM_BAD \
+                        or (stem[0] in STEM_LEAD_BAD and stem[0] not in SHOP_STEM_OPENS) or stem[0] in DEMONSTRATIVES \
+                        or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")):
+                    continue
+                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem):
+                    continue  # 茶叶+铺: what it sells, a kind of shop
+                name = line[at:m.end()]
+                if said(stem) > said(name):
+                    yield name, at
+                    found = True
+                    break
+            if found:
+                break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2933,6 +2982,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             stations.add(name)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape, c.context = "地点", 2, True
+        for name, col in _shop_stem_candidates(lex, line, bounds, said):  # 同和栈 … 同和是 (N34)
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "组织", 2, True
         for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
