@@ -2090,6 +2090,20 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
 
 
 
+ORDINAL_FEATURES = "沟卡岭河湾洼梁岔甸"
+"""N34: the features a settlement of the northern frontier is named for by their order along a road or a river, 头道 to
+九道 (二道沟, 三道卡, 头道卡, 二道洼): a place's name, where 一道/两道 count (一道卡子, 两道沟)."""
+ORDINAL_PLACE = re.compile(r"(?<![第十百千零一二两三四五六七八九几])[头二三四五六七八九]道[" + ORDINAL_FEATURES + "](?![子儿上里外边头口])")
+"""The order, 道 and the feature, said as no count (not after another numeral or 第: 十二道坎 is twelve slopes) nor a part
+of the feature (一道卡子, 沟里, 岭上)."""
+
+
+def _ordinal_place_candidates(line: str) -> Iterator[tuple[str, int]]:
+    """``(name, start)`` of a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡)."""
+    for m in ORDINAL_PLACE.finditer(line):
+        yield m.group(), m.start()
+
+
 def _genitive_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str, int]]:
     """``(name, start)`` of a thing named in the literary genitive, a noun 之 a noun (月神之泪, 枯木之心, 静默之瞳):
     said again (a phrase of older prose, 相忌之心, is said once), no word of the dictionary, never a verb's or an
@@ -2538,9 +2552,11 @@ GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
 def _verb_glued(lex: _Lexicon, text: str, name: str) -> bool:
     """Whether ``name`` (three characters or more) is one character glued before a word the draft says on its own
     more often than with it — the verb, preposition or measure before an object, not a name: 趟+西州, 经+占城,
-    走+吕宋, 替+雷氏矿业, 座+鬼庙, 指+窗台. A surname, an adjective or one of :data:`GLUED_LEAD_OK` opens names."""
+    走+吕宋, 替+雷氏矿业, 座+鬼庙, 指+窗台. A surname, an adjective or one of :data:`GLUED_LEAD_OK` opens names, as
+    does the order of a place named for it (三+道卡 beside 一道卡子: :data:`ORDINAL_PLACE`)."""
     lead, rest = name[0], name[1:]
-    if len(name) < 3 or lead in GLUED_LEAD_OK or lead in ALL_SURNAMES or lex.tags.get(lead, "")[:1] == "a":
+    if len(name) < 3 or lead in GLUED_LEAD_OK or lead in ALL_SURNAMES or lex.tags.get(lead, "")[:1] == "a" \
+            or ORDINAL_PLACE.fullmatch(name):
         return False
     return text.count(rest) > text.count(name)
 
@@ -2968,6 +2984,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _firm_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        for name, col in _ordinal_place_candidates(line):  # 三道沟, 头道卡 (N34)
+            candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
