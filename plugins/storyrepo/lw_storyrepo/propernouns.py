@@ -2098,9 +2098,18 @@ ORDINAL_PLACE = re.compile(r"(?<![第十百千零一二两三四五六七八九�
 of the feature (一道卡子, 沟里, 岭上)."""
 
 
-def _ordinal_place_candidates(line: str) -> Iterator[tuple[str, int]]:
-    """``(name, start)`` of a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡)."""
+ORDINAL_GOES_TO = frozenset("去到进回往来至奔出离")
+"""Verbs of going before a place (调去+三道卡); any other verb or an aspect's particle before 三道沟 counts what it made
+or crossed (挖了+三道沟, 翻过+两道岭)."""
+
+
+def _ordinal_place_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, start)`` of a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡),
+    not right after a verb other than one of going (:data:`ORDINAL_GOES_TO`) nor after 了, 着 or 过."""
     for m in ORDINAL_PLACE.finditer(line):
+        before = line[m.start() - 1:m.start()]
+        if before in ("了", "着", "过") or (lex.tags.get(before, "")[:1] == "v" and before not in ORDINAL_GOES_TO):
+            continue  # 挖了+三道沟, 挖+三道沟: a count of ditches
         yield m.group(), m.start()
 
 
@@ -2984,7 +2993,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _firm_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
-        for name, col in _ordinal_place_candidates(line):  # 三道沟, 头道卡 (N34)
+        for name, col in _ordinal_place_candidates(lex, line):  # 三道沟, 头道卡 (N34)
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))

@@ -6,14 +6,16 @@
 - a surname-led name of three characters opening a sentence that goes on 是…的 (:func:`_opens_cleft`) is someone the
   narration introduces;
 - a shop's stem said before a trade word of :data:`SHOP_TRADES` and said alone elsewhere names the shop
-  (:func:`_shop_stem_candidates`).
+  (:func:`_shop_stem_candidates`);
+- a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡) is a place's name, and
+  an institution after it is new too.
 
 The sentences are made up for these tests; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (COUNTRY_INSTITUTIONS, SHOP_TRADES, _opens_cleft, _SaidCount, _shop_stem_candidates,
-                                      find_new_nouns, lexicon)
+from lw_storyrepo.propernouns import (COUNTRY_INSTITUTIONS, ORDINAL_PLACE, SHOP_TRADES, _opens_cleft, _SaidCount,
+                                      _shop_stem_candidates, find_new_nouns, lexicon)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -73,3 +75,17 @@ def test_a_kind_of_shop_or_a_shop_never_said_by_its_stem_is_not_read() -> None:
                        ("纸上头一行写着日子。", "纸上头一行写着日子。头一回。")):
         bounds = lex.boundaries(line, None, lex.cuts_of(line))
         assert list(_shop_stem_candidates(lex, line, bounds, _SaidCount(body))) == []
+
+
+def test_a_place_named_for_its_order_is_a_name() -> None:
+    """A 1960s forestry post and its farm: the gully said by its order, alone and before its institution."""
+    assert ORDINAL_PLACE.fullmatch("四道岔")
+    assert "四道岔" in _found("秋天，他被派到四道岔去看林子。\n四道岔只有三户人家。")
+    assert "五道沟林场" in _found("他调到了五道沟林场。\n五道沟在大山里，冬天很冷。")
+
+
+def test_a_count_of_ridges_or_ditches_is_no_place() -> None:
+    """Near misses: one ridge and a checkpoint (一道), twelve dishes (十二道), three ditches dug (挖了+三道沟)."""
+    assert not _found("翻过一道岭，前面是一道卡子。\n卡子上站着两个兵。")
+    assert "二道沟" not in _found("桌上摆了十二道沟形的点心。\n大家都说好看。")
+    assert "三道沟" not in _found("他们在地里挖了三道沟。\n沟里积满了雨水。")
