@@ -187,6 +187,10 @@ NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
 someone's before it and a comma after (写着她的名字，韦小雨)."""
+NAME_GIVER = re.compile(r"的[^，。！？；：“”「」]{1,5}?(?:给|替|帮)?(?:起|取|改|定|想|选|挑)的")
+"""After what a name word's 是 seems to name, the rest of who gave the name (名字是村里+的老塾师给起的, 名字是村里+的老先生起的):
+a common word of the frame (村里) is the giver's place or household, no name; a coined one is still a place's name
+(外号是望川+的球迷给他起的). N34; 名字是他爹起的 opens with a pronoun, read no further."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
@@ -821,6 +825,8 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP or (frame == "" and _framed_clause(lex, line, m, said)):
             continue
+        if frame == "" and lex.common(word) and NAME_GIVER.match(line, m.end(2)):
+            continue  # 名字是+村里+的老先生起的: who gave the name, not the name (N34; 望川+的球迷给他起的 stays a place)
         if frame == "kind":
             kind = _kind_by_suffix(word, "人物" if HEADED.search(m.group()[:3]) and _someone_word(lex, m.group()[:2]) else "物品")
         elif frame == "it":

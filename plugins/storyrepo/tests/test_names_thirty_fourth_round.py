@@ -10,11 +10,14 @@
 - a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡) is a place's name, and
   an institution after it is new too.
 
+Precision: a common word after 名字是 that goes on to who gave the name (:data:`NAME_GIVER`: 名字是+村里+的老先生起的)
+is the giver's place, no name.
+
 The sentences are made up for these tests; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (COUNTRY_INSTITUTIONS, ORDINAL_PLACE, SHOP_TRADES, _opens_cleft, _SaidCount,
+from lw_storyrepo.propernouns import (COUNTRY_INSTITUTIONS, NAME_GIVER, ORDINAL_PLACE, SHOP_TRADES, _opens_cleft, _SaidCount,
                                       _shop_stem_candidates, find_new_nouns, lexicon)
 
 
@@ -89,3 +92,16 @@ def test_a_count_of_ridges_or_ditches_is_no_place() -> None:
     assert not _found("翻过一道岭，前面是一道卡子。\n卡子上站着两个兵。")
     assert "二道沟" not in _found("桌上摆了十二道沟形的点心。\n大家都说好看。")
     assert "三道沟" not in _found("他们在地里挖了三道沟。\n沟里积满了雨水。")
+
+
+def test_who_gave_a_name_is_no_name() -> None:
+    """A pedlar's son and a midwife's charge: the common word before the giver of the name (镇上, 村里) is not found."""
+    assert NAME_GIVER.match("镇上的老先生给起的", 2)
+    found = _found("他叫石小满，这名字是镇上的老先生给起的。\n老先生说，小满是个好节气。")
+    assert "石小满" in found and "镇上" not in found
+    assert "村里" not in _found("她的名字是村里的接生婆起的。\n接生婆说这孩子命硬。")
+
+
+def test_a_coined_place_before_the_giver_stays_a_name() -> None:
+    """Near miss: a coined place where the giver lives (青崖+的渔民给他起的) is still a place's name."""
+    assert "青崖" in _found("豆包这个外号是青崖的渔民给他起的。\n青崖在海边，他小时候在那儿住过。")
