@@ -290,10 +290,22 @@ SENTENCE_ENDS = frozenset("。！？\n")
 傅家甸, 彭小舟是第二天早上才知道的, 白水生是在黄河开冻后…): the narration introducing someone by full name."""
 
 
+CLEFT_MADE = re.compile(r"(?:蒸|煮|烙|炸|烤|腌|酿|做|编|织|缝|绣|纳|铺|砌|盖|垒|挖|种|栽|画|写|刻|雕|造|钉|扎|糊|剪|裁|磨|烧|"
+                        r"买|打|修|补|焊)(?:[了下出好成]|出来|起来)?的$")
+"""fn34: a 是…的 that ends on a verb of making or getting (江米糕是秀兰蒸的, 石板路是前年才铺的, 白铁壶是镇上买的) says who made
+the thing or where it came from, the commonest cleft of a thing: no one introduced."""
+THING_HEADS = frozenset("糕饼馍馒粽面酒茶衫袄褂裤裙鞋袜帽巾褥被桶壶盆碗盘罐缸瓮筐篮篓箱柜桌凳椅床锄镰犁耙锹灯伞路墙")
+"""fn34: the last character of an everyday thing's word (江米+糕, 花布+衫, 马粪+筐): such a word opening a 是…的 is a thing."""
+
+
 def _opens_cleft(text: str, at: int, name: str) -> bool:
     """Whether ``name`` at ``at`` of ``text``, three characters or more (a surname and a given name: 墨坯是活的 is a
-    thing), opens a sentence that goes on 是…的 (:data:`CLEFT`)."""
-    return len(name) >= 3 and (at == 0 or text[at - 1] in SENTENCE_ENDS) and CLEFT.match(text, at + len(name)) is not None
+    thing), opens a sentence that goes on 是…的 (:data:`CLEFT`) saying no maker of a thing (:data:`CLEFT_MADE`,
+    :data:`THING_HEADS`)."""
+    if len(name) < 3 or name[-1] in THING_HEADS or not (at == 0 or text[at - 1] in SENTENCE_ENDS):
+        return False
+    cleft = CLEFT.match(text, at + len(name))
+    return cleft is not None and CLEFT_MADE.search(cleft.group()) is None
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -416,7 +428,8 @@ class _Lexicon:
         ends = list(accumulate(map(len, tokens)))
         # a token is never empty: its first character is there to look at before its length
         glued = [end - len(token) + 1 for token, end in zip(tokens, ends)
-                 if token[0] in GLUED_PREPOSITIONS and len(token) in GLUED_SIZES and not self.freq.get(token)]
+                 if token[0] in GLUED_PREPOSITIONS and len(token) in GLUED_SIZES and not self.freq.get(token)
+                 and (len(token) == 2 or token[0] not in ALL_SURNAMES or self.freq.get(token[1:]))]
         return tuple(sorted(ends + glued)) if glued else tuple(ends)
 
     def longer_nouns(self, word: str) -> list[str]:
@@ -912,6 +925,8 @@ KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
 GLUED_SIZES = (2, 3)
+"""A glued preposition is split off a token of these lengths; off a three-character one whose first character is also a
+surname (向, 于) only when the rest is a dictionary word (向+县城): 向大勇 is a full name (fn34)."""
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
 """A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
@@ -1509,7 +1524,8 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
                 stem = line[at:at + size]
                 if at < 0 or at not in bounds or not CJK.fullmatch(line[at:m.start()]) or set(line[at:m.start()]) & SHOP_STEM_BAD \
                         or (stem[0] in STEM_LEAD_BAD and stem[0] not in SHOP_STEM_OPENS) or stem[0] in DEMONSTRATIVES \
-                        or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")):
+                        or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")) \
+                    or (m.start() not in bounds and lex.freq.get(line[m.start() - 1:m.end()])):
                     continue
                 if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem):
                     continue  # 茶叶+铺: what it sells, a kind of shop
@@ -2109,13 +2125,19 @@ ORDINAL_GOES_TO = frozenset("去到进回往来至奔出离")
 or crossed (挖了+三道沟, 翻过+两道岭)."""
 
 
+ORDINAL_COUNTED_AFTER = frozenset("这那些每各上里前都有")
+"""fn34: before 三道沟 a demonstrative (这/那/这些/每), a place word (额头上, 地里) or 都/还有/只有 make it a count of
+ditches or wrinkles, not a place's name."""
+
+
 def _ordinal_place_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
     """``(name, start)`` of a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡),
     not right after a verb other than one of going (:data:`ORDINAL_GOES_TO`) nor after 了, 着 or 过."""
     for m in ORDINAL_PLACE.finditer(line):
         before = line[m.start() - 1:m.start()]
-        if before in ("了", "着", "过") or (lex.tags.get(before, "")[:1] == "v" and before not in ORDINAL_GOES_TO):
-            continue  # 挖了+三道沟, 挖+三道沟: a count of ditches
+        if before in ("了", "着", "过") or (lex.tags.get(before, "")[:1] == "v" and before not in ORDINAL_GOES_TO) \
+                or before in ORDINAL_COUNTED_AFTER:
+            continue  # 挖了+三道沟, 挖+三道沟, 这+三道沟, 额头上+三道沟: a count of ditches (or of wrinkles)
         yield m.group(), m.start()
 
 
