@@ -187,6 +187,10 @@ NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
 someone's before it and a comma after (写着她的名字，韦小雨)."""
+NAME_GIVER = re.compile(r"的[^，。！？；：“”「」]{1,5}?(?:给|替|帮)?(?:起|取|改|定|想|选|挑)的")
+"""After what a name word's 是 seems to name, the rest of who gave the name (名字是村里+的老塾师给起的, 名字是村里+的老先生起的):
+a common word of the frame (村里) is the giver's place or household, no name; a coined one is still a place's name
+(外号是望川+的球迷给他起的). N34; 名字是他爹起的 opens with a pronoun, read no further."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
@@ -280,6 +284,28 @@ APPOSITIVE = re.compile(r"^[，,][^，。！？；“”「」]{1,12}?(?:院长|
                         r"创办人|主人|总管)[，。；]")
 """A person's office said right after the name (韦德仁，红伞医院第一任院长，…): someone, introduced."""
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
+CLEFT = re.compile(r"是[^，。！？；：“”「」]{1,16}?的")
+SENTENCE_ENDS = frozenset("。！？\n")
+"""N34: a sentence that opens on a surname-led word and goes on 是…的 says when, how or what that one is (齐春生是腊月初三进的
+傅家甸, 彭小舟是第二天早上才知道的, 白水生是在黄河开冻后…): the narration introducing someone by full name."""
+
+
+CLEFT_MADE = re.compile(r"(?:蒸|煮|烙|炸|烤|腌|酿|做|编|织|缝|绣|纳|铺|砌|盖|垒|挖|种|栽|画|写|刻|雕|造|钉|扎|糊|剪|裁|磨|烧|"
+                        r"买|打|修|补|焊)(?:[了下出好成]|出来|起来)?的$")
+"""fn34: a 是…的 that ends on a verb of making or getting (江米糕是秀兰蒸的, 石板路是前年才铺的, 白铁壶是镇上买的) says who made
+the thing or where it came from, the commonest cleft of a thing: no one introduced."""
+THING_HEADS = frozenset("糕饼馍馒粽面酒茶衫袄褂裤裙鞋袜帽巾褥被桶壶盆碗盘罐缸瓮筐篮篓箱柜桌凳椅床锄镰犁耙锹灯伞路墙")
+"""fn34: the last character of an everyday thing's word (江米+糕, 花布+衫, 马粪+筐): such a word opening a 是…的 is a thing."""
+
+
+def _opens_cleft(text: str, at: int, name: str) -> bool:
+    """Whether ``name`` at ``at`` of ``text``, three characters or more (a surname and a given name: 墨坯是活的 is a
+    thing), opens a sentence that goes on 是…的 (:data:`CLEFT`) saying no maker of a thing (:data:`CLEFT_MADE`,
+    :data:`THING_HEADS`)."""
+    if len(name) < 3 or name[-1] in THING_HEADS or not (at == 0 or text[at - 1] in SENTENCE_ENDS):
+        return False
+    cleft = CLEFT.match(text, at + len(name))
+    return cleft is not None and CLEFT_MADE.search(cleft.group()) is None
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -401,8 +427,9 @@ class _Lexicon:
         tokens = self.jieba.lcut(run, HMM=True)
         ends = list(accumulate(map(len, tokens)))
         # a token is never empty: its first character is there to look at before its length
-        glued = [end - 1 for token, end in zip(tokens, ends)
-                 if token[0] in GLUED_PREPOSITIONS and len(token) == 2 and not self.freq.get(token)]
+        glued = [end - len(token) + 1 for token, end in zip(tokens, ends)
+                 if token[0] in GLUED_PREPOSITIONS and len(token) in GLUED_SIZES and not self.freq.get(token)
+                 and (len(token) == 2 or token[0] not in ALL_SURNAMES or self.freq.get(token[1:]))]
         return tuple(sorted(ends + glued)) if glued else tuple(ends)
 
     def longer_nouns(self, word: str) -> list[str]:
@@ -664,11 +691,15 @@ class _Candidate:
 
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
+COUNTRY_INSTITUTIONS = ("供销社", "供销合作社", "合作社", "信用社", "农业社", "卫生院", "广播站", "农机站", "兽医站", "粮站",
+                        "粮管所", "邮电所", "食品站")
+"""N34: the bodies a rural township or village keeps, named after it (石羊湾+供销社, 东礁+合作社, 椰岭+广播站): read after a
+place the book knows or names as :data:`INSTITUTIONS` are, so the known place inside no longer hides them."""
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
                 "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道",
                 "日报", "晚报", "战报", "报社", "大队", "中队", "钻井大队", "井队", "钻井队", "工程队", "运输队", "林场", "农场", "牧场",
                 "渔场", "储木场", "水文站", "气象站", "林业站", "人民公社", "公社", "指挥部", "文化局", "林业局", "卫生局", "教育局",
-                "水利局", "航运公司", "运输公司", "建筑公司")
+                "水利局", "航运公司", "运输公司", "建筑公司") + COUNTRY_INSTITUTIONS
 INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
 PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
@@ -825,6 +856,8 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP or (frame == "" and _framed_clause(lex, line, m, said)):
             continue
+        if frame == "" and lex.common(word) and NAME_GIVER.match(line, m.end(2)):
+            continue  # 名字是+村里+的老先生起的: who gave the name, not the name (N34; 望川+的球迷给他起的 stays a place)
         if frame == "kind":
             kind = _kind_by_suffix(word, "人物" if HEADED.search(m.group()[:3]) and _someone_word(lex, m.group()[:2]) else "物品")
         elif frame == "it":
@@ -909,6 +942,9 @@ KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
+GLUED_SIZES = (2, 3)
+"""A glued preposition is split off a token of these lengths; off a three-character one whose first character is also a
+surname (向, 于) only when the rest is a dictionary word (向+县城): 向大勇 is a full name (fn34)."""
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
 """A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
@@ -1470,6 +1506,56 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
                 break
 
 
+SHOP_TRADES = ("栈", "客栈", "行", "商行", "庄", "坊", "烧锅", "批局", "茶坊", "茶社", "茶馆", "茶楼", "酒坊", "酒馆", "酒楼",
+               "饭馆", "饭店", "面馆", "纸坊", "油坊", "染坊", "当铺", "钱庄", "药铺", "铁铺", "布庄", "大车店", "车马店", "客店",
+               "照相馆")
+"""N34: the trade words of a shop, an inn or a trading house in general Chinese, old and new (同和+栈, 裕和祥+烧锅, 丰乐+茶坊,
+德记+行, 永和昌+批局): after a stem the draft also says alone (同和是…, 德记的头家), the shop said in full."""
+SHOP_TRADE = re.compile("|".join(sorted(SHOP_TRADES, key=len, reverse=True)))
+SHOP_STEM_SIZES = (3, 2)
+"""How long a shop's stem before its trade word is read, longest first (裕和祥+烧锅, 同和+栈)."""
+SHOP_FILLER_FROM = 2
+"""The fewest characters of a trade word that may follow one character of what the shop makes (双喜+烩+面馆); a
+one-character trade word (行, 栈) is read only right after the stem (李四+也+行 is no shop)."""
+PROPER_TAGS = ("nr", "ns", "nz", "nt")
+SHOP_STEM_OPENS = frozenset("同")
+"""A lead of :data:`STEM_LEAD_BAD` (a preposition elsewhere: 同他) that opens shop names (同和, 同仁, 同福)."""
+SHOP_STEM_BAD = LONG_STEM_BAD - frozenset("同和来") | frozenset(_COUNT)
+"""Characters no shop's stem holds: those of :data:`LONG_STEM_BAD` but the words of good trade that shop names are
+made of (同和, 裕和祥, 新泰来: a conjunction or a verb elsewhere), and a numeral (头一+行: a line of text)."""
+
+
+def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidCount) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a shop, an inn or a trading house said in full, a stem and a trade word of
+    :data:`SHOP_TRADES` (同和+栈, 裕和祥+烧锅, 双喜+烩+面馆), where the draft (``said``) also says the stem without it:
+    the shop's short name (同和是傅家甸有名的大车店, 德记的头家). The stem starts at a token boundary, holds no function
+    character, opens with no verb-like lead, numeral or determiner, and is no common word (茶叶+铺, 村口+茶馆: a kind or
+    a place's part) unless a proper noun of the dictionary (双喜, 太平) or a rare one (丰乐); the trade word ends its token."""
+    for m in SHOP_TRADE.finditer(line):
+        if m.end() < len(line) and m.end() not in bounds and CJK.fullmatch(line[m.end()]):
+            continue  # the trade word goes on into another (行+动, 铺+开)
+        fillers = (0, 1) if len(m.group()) >= SHOP_FILLER_FROM else (0,)
+        for filler in fillers:
+            found = False
+            for size in SHOP_STEM_SIZES:
+                at = m.start() - filler - size
+                stem = line[at:at + size]
+                if at < 0 or at not in bounds or not CJK.fullmatch(line[at:m.start()]) or set(line[at:m.start()]) & SHOP_STEM_BAD \
+                        or (stem[0] in STEM_LEAD_BAD and stem[0] not in SHOP_STEM_OPENS) or stem[0] in DEMONSTRATIVES \
+                        or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")) \
+                    or (m.start() not in bounds and lex.freq.get(line[m.start() - 1:m.end()])):
+                    continue
+                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem):
+                    continue  # 茶叶+铺: what it sells, a kind of shop
+                name = line[at:m.end()]
+                if said(stem) > said(name):
+                    yield name, at
+                    found = True
+                    break
+            if found:
+                break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -1789,7 +1875,8 @@ def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quote
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lex.common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
         titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
-        return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        opens = name[0] in SURNAMES and not lex.freq.get(name) and _opens_cleft(line, col, name)
+        return bool(called or kin or pet or titled or opens or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -2041,6 +2128,35 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
             break
 
 
+
+
+ORDINAL_FEATURES = "沟卡岭河湾洼梁岔甸"
+"""N34: the features a settlement of the northern frontier is named for by their order along a road or a river, 头道 to
+九道 (二道沟, 三道卡, 头道卡, 二道洼): a place's name, where 一道/两道 count (一道卡子, 两道沟)."""
+ORDINAL_PLACE = re.compile(r"(?<![第十百千零一二两三四五六七八九几])[头二三四五六七八九]道[" + ORDINAL_FEATURES + "](?![子儿上里外边头口])")
+"""The order, 道 and the feature, said as no count (not after another numeral or 第: 十二道坎 is twelve slopes) nor a part
+of the feature (一道卡子, 沟里, 岭上)."""
+
+
+ORDINAL_GOES_TO = frozenset("去到进回往来至奔出离")
+"""Verbs of going before a place (调去+三道卡); any other verb or an aspect's particle before 三道沟 counts what it made
+or crossed (挖了+三道沟, 翻过+两道岭)."""
+
+
+ORDINAL_COUNTED_AFTER = frozenset("这那些每各上里前都有")
+"""fn34: before 三道沟 a demonstrative (这/那/这些/每), a place word (额头上, 地里) or 都/还有/只有 make it a count of
+ditches or wrinkles, not a place's name."""
+
+
+def _ordinal_place_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, start)`` of a place named for its order along a road or a river (:data:`ORDINAL_PLACE`: 三道沟, 头道卡),
+    not right after a verb other than one of going (:data:`ORDINAL_GOES_TO`) nor after 了, 着 or 过."""
+    for m in ORDINAL_PLACE.finditer(line):
+        before = line[m.start() - 1:m.start()]
+        if before in ("了", "着", "过") or (lex.tags.get(before, "")[:1] == "v" and before not in ORDINAL_GOES_TO) \
+                or before in ORDINAL_COUNTED_AFTER:
+            continue  # 挖了+三道沟, 挖+三道沟, 这+三道沟, 额头上+三道沟: a count of ditches (or of wrinkles)
+        yield m.group(), m.start()
 
 
 def _genitive_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str, int]]:
@@ -2336,12 +2452,13 @@ def _counted_place(lex: _Lexicon, text: str, name: str) -> bool:
 
 def _acts(text: str, name: str) -> bool:
     """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
-    a household (黄三炮道, 黄三炮家, 黄三炮那个人) or right after a word for someone (东家白守仁): someone,
-    not a thing."""
+    a household (黄三炮道, 黄三炮家, 黄三炮那个人), right after a word for someone (东家白守仁) or opening a
+    sentence that says 是…的 of it (齐春生是腊月初三进的…, :func:`_opens_cleft`): someone, not a thing."""
     at = text.find(name)
     while at >= 0:
         after = text[at + len(name):at + len(name) + 5]
-        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]):
+        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]) \
+                or _opens_cleft(text, at, name):
             return True
         at = text.find(name, at + 1)
     return False
@@ -2490,9 +2607,11 @@ GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
 def _verb_glued(lex: _Lexicon, text: str, name: str) -> bool:
     """Whether ``name`` (three characters or more) is one character glued before a word the draft says on its own
     more often than with it — the verb, preposition or measure before an object, not a name: 趟+西州, 经+占城,
-    走+吕宋, 替+雷氏矿业, 座+鬼庙, 指+窗台. A surname, an adjective or one of :data:`GLUED_LEAD_OK` opens names."""
+    走+吕宋, 替+雷氏矿业, 座+鬼庙, 指+窗台. A surname, an adjective or one of :data:`GLUED_LEAD_OK` opens names, as
+    does the order of a place named for it (三+道卡 beside 一道卡子: :data:`ORDINAL_PLACE`)."""
     lead, rest = name[0], name[1:]
-    if len(name) < 3 or lead in GLUED_LEAD_OK or lead in ALL_SURNAMES or lex.tags.get(lead, "")[:1] == "a":
+    if len(name) < 3 or lead in GLUED_LEAD_OK or lead in ALL_SURNAMES or lex.tags.get(lead, "")[:1] == "a" \
+            or ORDINAL_PLACE.fullmatch(name):
         return False
     return text.count(rest) > text.count(name)
 
@@ -2920,6 +3039,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _firm_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        for name, col in _ordinal_place_candidates(lex, line):  # 三道沟, 头道卡 (N34)
+            candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
@@ -2934,6 +3055,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             stations.add(name)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape, c.context = "地点", 2, True
+        for name, col in _shop_stem_candidates(lex, line, bounds, said):  # 同和栈 … 同和是 (N34)
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "组织", 2, True
         for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
