@@ -1386,7 +1386,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         out += _entry_dated(now, lines, first_line)
-        out += _document_days(now, lines, first_line)
+        out += _document_days(now, lines, first_line, (*world.cards, *world.aliases))
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
@@ -1828,16 +1828,56 @@ DOCUMENT_EXCERPT = 50
 """How far before a document's act its finding's excerpt may start (from its date, else from the act's own clause)."""
 NOT_AN_ACT = "的之、和与及同跟给被让叫向对"
 """Characters after a name at an entry's clause start that make it no subject acting (沈某的布, 沈某、冯某…)."""
+NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|请假|请了假|告假|休假|探亲|回|去|走了|走的|没了|不在|去世|过世|死|病故|"
+                           r"周年|忌日|祭日|生日|寿|该|要|会|得|在|说|想|的")
+"""Words in an entry's clause after its name that tell an act done elsewhere, to come, or a day of the dead (R59 on D1:
+刘德海来信…, 刘德海请假回…, 赵老栓周年, 赵老栓走了整一年, 刘德海该到…了, 刘德海经手的那批货): no act done there that day."""
+DOCUMENT_FRAME = re.compile(r"写|记|抄|誊|填|刻|念|读|翻|看|瞅|瞧|账|簿|册|本子|日志|日记|单|表|条|牌|榜|告示|通知|布告|信|"
+                            r"贴|递|接过|拆开|展开|打开|上面|上头")
+"""Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
+a quote after words of speaking alone (说, 问, 算) is speech, its clauses no entries nor a foot (R59 on D1)."""
+FIELD_LINE = re.compile(rf"\s*(?:[^\s，,。；;：:“”]{{1,8}}[：:]|(?:{alternation(DUTY)}))")
+"""A form's field line: a short label and its colon (地点：工棚。), or a duty opening it (值班孙某): a run of lines without
+a blank line between is a form only when its lines are such (R59 on D1: most drafts break paragraphs by one newline)."""
+SIGNATURE_CLOSE = re.compile(r"^(?:儿|女儿|弟|兄|姐|妹|侄|孙|妻|夫|父|母|娘|爹|爸|妈|愚|晚|学生|小|老)|"
+                             r"(?:叩|拜|敬|谨|启|上|具|书|字|笔|留|草|泣|白|示|谕|令|告|代|立|记|制|签|经手)$|"
+                             r"(?:场部|办公室|委员会|指挥部|革委会|公社|大队|小队|生产队|厂|局|社|站|所|处|科|部|队|会)$")
+"""A foot's signature that looks like one: a kin word or a humble word opening it (儿铁生, 弟生子, 娘), a letter's closing
+word ending it (拜上, 敬上, 手书), or an issuing body (场部): not a verb clause (发工资, 通车; R59 on D1)."""
+RECEIVED = re.compile(r"拆开|拆了|递过来|递来|递给|送来|寄来|捎来|收到|接过|看")
+"""Words before a quoted piece of its being received or looked at, not written (邮递员送来一封信，铁生拆开看：): its foot
+is the day it was written elsewhere (R59 on D1)."""
+LUNAR_DAY = re.compile(r"初[一二三四五六七八九十]|[廿卅]|(?:正|冬|腊)月")
+"""A day written the lunar way (九月初十, 腊月廿三): in a Gregorian book a foot so dated is the old calendar's (R59 on D1)."""
+
+
+def _form_or_lines(pieces: list[tuple[int, int, str]], quoted: bool) -> list[tuple[list[tuple[int, int, str]], bool]]:
+    """A run of unquoted lines kept as one document when it is a form — every line after its head a field line
+    (:data:`FIELD_LINE`) —, else each line its own (R59 on D1: narration broken by single newlines is no form)."""
+    if quoted or len(pieces) < 2 or all(FIELD_LINE.match(text) for _i, _c, text in pieces[1:]):
+        return [(pieces, quoted)]
+    return [([piece], False) for piece in pieces]
+
+
+def _before_quote(lines: list[str], i: int, start: int) -> str:
+    """The words before a quote opening at column ``start`` of line ``i``: its own line's (up to
+    :data:`MADE_BEFORE_SPAN`), else the end of the paragraph before."""
+    before = lines[i][max(0, start - MADE_BEFORE_SPAN):start]
+    if not before.strip():
+        before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")[-MADE_BEFORE_SPAN:]
+    return before
 
 
 def _document_actors(world: World, names: re.Pattern[str], lines: list[str], first_line: int, now: str,
                      pov: str | None, far: dict[str, str], kept: dict[str, str], pov_place: str | None,
                      revived: set[str], present: set[str]) -> list[Finding]:
     """位置 and 状态 a document dated the chapter's own day contradicts (D1, stop 59). A document is someone's quoted words
-    or a run of lines with no blank between; what it records after a date that is the in-book day (:data:`DOCUMENT_DATE`,
+    or a form: a run of field lines with no blank between (:func:`_form_or_lines`); what it records after a date that is the in-book day (:data:`DOCUMENT_DATE`,
     its year, when written, the in-book year) and before any other date is done on that day where it is made: a duty
-    field (:data:`DUTY` + ：, a name after it), a name with its own act after it (:data:`SIGNED_AFTER`), and, in a quoted
-    document opening on its date (a ledger's or a log's entry), a name opening a clause with an act after it. Such a
+    field (:data:`DUTY` + ：, a name after it), a name with its own act after it at a foot (:data:`SIGNED_AFTER`, the
+    piece's or the sentence's end, 于 or a date after it), and, in a quoted document opening on its date framed as a
+    written one (:data:`DOCUMENT_FRAME` before it, or more dates in it: a ledger's or a log's entry), a name opening a
+    clause with an act after it done there (none of :data:`NOT_DONE_HERE`). Such a
     person dead by their card (and brought back by no change) is an 状态 error; one far away by their card (``far``,
     :func:`_away_from`; not in the scene's 在场 list) a 位置 warning. An old record, a letter, a date to come or gone is
     another day's: read only on the in-book day itself."""
@@ -1856,7 +1896,7 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
 
     name_re = names.pattern
     duty = re.compile(rf"(?:{alternation(DUTY)})(?:{DUTY_HOLDER})?[：:]\s*(?P<list>[^；;。！？!?\n“”「」]{{1,40}})")
-    signed = re.compile(rf"(?P<who>{name_re})(?:{alternation(SIGNED_AFTER)})")
+    signed = re.compile(rf"(?P<who>{name_re})(?:{alternation(SIGNED_AFTER)})(?=\s*(?:$|[。.；;！!]|于|[，,]\s*{_DATE}))")
     entry = re.compile(rf"(?:^|(?<=[：:，,；;。]))\s*(?P<who>{name_re})(?![{NOT_AN_ACT}])(?=[\u4e00-\u9fff])")
     units: list[tuple[list[tuple[int, int, str]], bool]] = []  # (line, column, text) pieces of one document; quoted
     block: list[tuple[int, int, str]] = []
@@ -1872,11 +1912,14 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
         block.append((i, 0, _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)))
     if block:
         units.append((block, False))
+    units = [split for unit in units for split in _form_or_lines(*unit)]
     out: list[Finding] = []
     told: set[tuple[str, bool]] = set()  # (who, dead): a person's 状态 or 位置 finding made
     for pieces, quoted in units:
         dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
-        opens_dated = quoted and DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None
+        opens_dated = quoted and DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None and (
+            DOCUMENT_FRAME.search(_before_quote(lines, pieces[0][0], pieces[0][1] - 1)) is not None
+            or len(list(DOCUMENT_DATE.finditer(pieces[0][2]))) > 1)
         for k, (i, col, text) in enumerate(pieces):
             dates = [(m.start(), m.group()) for m in DOCUMENT_DATE.finditer(text)
                      if not OTHER_YEAR.search(text, max(0, m.start() - 3), m.start())]
@@ -1886,7 +1929,8 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
             if quoted or len(pieces) > 1:  # a form laid out line by line, or quoted: not a sentence of narration
                 acts += [(m.start(), m.group("who")) for m in signed.finditer(text)]
             if opens_dated:
-                acts += [(m.start("who"), m.group("who")) for m in entry.finditer(text)]
+                acts += [(m.start("who"), m.group("who")) for m in entry.finditer(text)
+                         if not NOT_DONE_HERE.search(re.split(r"[，,。；;！？!?]", text[m.end("who"):], maxsplit=1)[0])]
             starts = [s for s, _d in dates]
             for at, said in sorted(acts):
                 on = bisect.bisect_left(starts, at)  # the last date before the act, looked up (not scanned at each act)
@@ -1933,24 +1977,31 @@ DOCUMENT_HEAD_SPAN = 6
 answer, not a document)."""
 NOT_A_WRITING = re.compile(r"写字台|写字楼|写字间")
 """Furniture and places named after writing (把流水簿搁在写字台上): no writing done."""
-DONE_WRITING = re.compile(r"写完|写好|写罢|刻完|刻好|刻罢|落了款|落好款|落款|署了名|搁下笔|放下笔|停了笔|收了笔")
-"""Words opening the paragraph after a signed piece that tell it was just written (写完，他从头看了一遍)."""
+DONE_WRITING = re.compile(r"(?:[他她]|[\u4e00-\u9fff]{2,3}(?=[写刻落署搁放停收]))?"
+                          r"(?:写完|写好|写罢|刻完|刻好|刻罢|落了款|落好款|署了名|搁下笔|放下笔|停了笔|收了笔)")
+"""Words opening the sentence after a signed piece — after its writer at most — that tell it was just written (写完，他从头看
+了一遍; 铁生写完…). 落款 alone is a noun, the signature looked at (R59 on D1)."""
 MADE_BEFORE_SPAN = 80
 """The characters before a quoted piece (its own paragraph's, else the paragraph before's end) read for its being written now."""
 
 
-def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]:
+def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[str] = ()) -> list[Finding]:
     """书内时间 a quoted document's own date contradicts (D1, stop 59): a piece written in the scene signed
     (:data:`DOCUMENT_FOOT`) with another day of the in-book year — written now by a word of writing now
     (:data:`WRITTEN_NOW`, no old one, :data:`NOT_WRITTEN_NOW`, nor a writing already there) in the words before it, or by
     the paragraph after it opening on its being done (:data:`DONE_WRITING`) —; and any notice in hand issued
-    (:data:`ISSUED`) or signed on a day after the in-book day. A date heading a piece written now may be the day a
+    (:data:`ISSUED`) or signed on a day after the in-book day. A foot is read only in a quote framed as a written piece
+    (:data:`DOCUMENT_FRAME` before it, or :data:`DONE_WRITING` after it), its signature looking like one (:func:`_signs`),
+    and not dated the lunar way in a Gregorian book (:data:`LUNAR_DAY`); a piece received or looked at
+    (:data:`RECEIVED`) is not written now (R59 on D1). A date heading a piece written now may be the day a
     statement tells of or an invitation's to come (a log's entry is :func:`_entry_dated`'s), a date in its body is the
     day it tells of; a piece read, copied or found is an old one."""
     today = _dated_today(now)
     if today is None:
         return []
     era, year, month, day = today
+    known = frozenset(known)
+    lunar_book = _lunar(now)
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if "月" not in line:
@@ -1959,7 +2010,14 @@ def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]
             body = q.group()[1:].rstrip("”」")
             head = DOCUMENT_DATE.match(body)
             foot = DOCUMENT_FOOT.search(body)
-            foot = foot if foot is not None and foot.start("foot") > DOCUMENT_HEAD_SPAN else None
+            before = NOT_A_WRITING.sub(" ", _before_quote(lines, i, q.start()))
+            after = line[q.end():].strip() or next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
+            after = re.split(r"[。！？!?]", after, maxsplit=1)[0]
+            done = DONE_WRITING.match(after) is not None
+            if foot is not None and (foot.start("foot") <= DOCUMENT_HEAD_SPAN or not (DOCUMENT_FRAME.search(before) or done)
+                                     or not _signs(foot, known)
+                                     or (not lunar_book and LUNAR_DAY.search(foot.group("date") or foot.group("date2")))):
+                foot = None
             issued = ISSUED.match(body)
             own = [(m.start(), m.group()) for m in (head,) if m is not None and len(body) - m.end() >= DOCUMENT_HEAD_SPAN]
             if foot is not None:
@@ -1972,17 +2030,12 @@ def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]
                 said = (read[1][1], read[1][2])
                 if said == (month, day):
                     continue
-                before = line[max(0, q.start() - MADE_BEFORE_SPAN):q.start()]
-                if not before.strip():
-                    before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")[-MADE_BEFORE_SPAN:]
-                after = line[q.end():].strip() or next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), "")
-                after = re.split(r"[。！？!?]", after, maxsplit=1)[0]
-                before = NOT_A_WRITING.sub(" ", before)
                 # a foot is the day of the writing; a head written now may be the day a statement or a letter home tells
                 # of, or an invitation's day to come (R54): only the log's entry reading (_entry_dated) reads a head
-                written = at > 0 and (DONE_WRITING.search(after) is not None
-                                      or (_writes_now(before) and not TOLD_BEFORE.search(before)
-                                          and not NOT_WRITTEN_NOW.search(after)))
+                written = at > 0 and not NOT_WRITTEN_NOW.search(before) and not (
+                    RECEIVED.search(before) and not _writes_now(before)) and (
+                    done
+                    or (_writes_now(before) and not TOLD_BEFORE.search(before) and not NOT_WRITTEN_NOW.search(after)))
                 later = said > (month, day) and (issued is not None and at == 0 or foot is not None and at > 0)
                 if not (written or later):
                     continue
@@ -1991,6 +2044,15 @@ def _document_days(now: str, lines: list[str], first_line: int) -> list[Finding]
                                    first_line + i, q.start() + at + 2, body[max(0, at - 4 if at else 0):].strip()[:60]))
                 break
     return out
+
+
+def _signs(foot: re.Match[str], known: frozenset[str]) -> bool:
+    """Whether a foot's words beside its date look like a signature (:data:`SIGNATURE_CLOSE`, or a name of the book's
+    cards, its given name, 铁生 of 王铁生, or ending one), not a verb clause of speech (十月十五，发工资)."""
+    date = foot.group("date") or foot.group("date2")
+    words = foot.group("foot").replace(date, "", 1).strip(" ，,。.\t")
+    return any(words.endswith(name) or len(words) >= 2 and name.endswith(words) for name in known if len(name) >= 2) \
+        or SIGNATURE_CLOSE.search(words) is not None
 
 
 _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
