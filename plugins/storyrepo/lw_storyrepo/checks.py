@@ -1092,10 +1092,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         put_off: set[str] = set()  # the places of a line the prose puts off: not reached, said by its warning
-        if ctx is not None and not ids and called_off() and _is_event(ctx, text) \
+        if ctx is not None and not ids and called_off() and not _HANDOVER.search(text) and _is_event(ctx, text) \
                 and (off := _put_off_event(ctx, text, body, called_off())) is not None:
             # the prose puts the line's own event off (明天验了再说, 今天去不成了): the event, and any place it goes to, never
-            # happen — said once, not again for each place of the line; a person the prose never names is still missing
+            # happen — said once, not again for each place of the line; a person the prose never names is still missing.
+            # A handover (把通知单交给…) is read by its own readers below (_refused, _withheld), as the act given up is
             places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
             put_off = set(places)
             where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
