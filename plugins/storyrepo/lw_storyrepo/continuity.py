@@ -3812,19 +3812,27 @@ _COUNTED_FEASTS = "|".join(sorted({*LUNAR_FEAST_DAYS, *SOLAR_FEAST_DAYS}, key=le
 FEAST_COUNTED = re.compile(
     rf"^(?P<feast>{_COUNTED_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
     r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?[，,]"
-    r"(?P<rest>(?:(?!一走|走了|回了|离了|离开|出了口|出了门|去了|动身|启程|上路|搬走|过世|去世|死了|没了|后来)[^。！？!?；;\n])*)"
+    r"(?P<rest>(?!(?:便|就|才|正|也|又)?是|(?:便|就|才)?到了?|该)(?:(?!一走|走了|回了|离了|离开|出了口|出了门|去了|动身|启程|上路|搬走|过世|去世|死了|没了|后来)[^。！？!?；;\n])*)"
     r"(?:[。！!；;…]|$)")
 """A festival counted back in days opening a paragraph that opens the chapter or a scene (:func:`_feast_counted`), the
 scene's present after it (国庆节过去才三天，山上就落了头一场霜，…; 中秋过了才三天，灶屋里还剩半坛子桂花糖，…): today
 is that many days after the festival's day (:data:`LUNAR_FEAST_DAYS` in a lunar book, :data:`SOLAR_FEAST_DAYS` in a
 Gregorian one). Backstory told by its distance from a festival is not it (R58 on T7): a clause after the count where
 someone goes away or is gone (中秋过了才三天，二叔就回了关外; 元宵过了才三天，他就跟着商队出了口，一走就是大半年) or
-later things are told (后来), a question, a count not opening a scene (T8, stop 59: 连续性-盲评五, 四十二, 四十四)."""
+later things are told (后来), a question, a count not opening a scene (T8, stop 59: 连续性-盲评五, 四十二, 四十四); nor a
+count that is the subject of a 是-sentence naming another day (重阳过了三天，便是娘的忌日; …，才是…娶亲的日子: fh12, R59's
+T8-2)."""
+SCENE_BREAK = re.compile(r"\s*(?:(?:[*＊—\-~～·]\s*){3,}|(?:[◆◇●○※]\s*)+|…{2,}|\.{6,})\s*")
+"""A line that breaks a scene: three or more asterisks or dashes, spaced or not (``***``, ``* * *``), ornaments (◆, ◇ ◇ ◇),
+or a bare ellipsis (……) (fh12, R59's T8-3)."""
+CHAPTER_HEADING = re.compile(r"\s*(?:#{1,6}(?:\s|$)|第[一二三四五六七八九十百千零〇两\d]+[章节回卷部](?:\s|$|[：:·、]))")
+"""A chapter's heading line (``# 第一章 霜``, ``第三章``): not the chapter's first paragraph (fh12, R59's T8-3)."""
 
 
 def _feast_counted(now: str, lines: list[str], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts by a festival counted back in days (:data:`FEAST_COUNTED`) in the narration's
-    first sentence of the chapter's first paragraph or of the first after a scene break (a line of ``***``): the
+    first sentence of the chapter's first paragraph (past its heading: :data:`CHAPTER_HEADING`) or of the first after a
+    scene break (:data:`SCENE_BREAK`): the
     in-book day is not that many days after the festival's (a day either way across a month's end: a lunar month's
     length is unknown, a Gregorian year's February too; a festival still to come this year is last year's). A sentence told outside
     the now (:data:`NOT_NOW`, :data:`NOT_THIS_YEAR`) is silent."""
@@ -3840,9 +3848,11 @@ def _feast_counted(now: str, lines: list[str], first_line: int) -> list[Finding]
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        if re.fullmatch(r"\s*[*＊—\-~～·]{3,}\s*", line):
+        if SCENE_BREAK.fullmatch(line):
             opening = True
             continue
+        if opening and CHAPTER_HEADING.match(line):
+            continue  # # 第一章 霜: the paragraph after the heading opens the chapter
         was_opening, opening = opening, False
         m = FEAST_COUNTED.match(line.strip()) if was_opening else None
         if m is None or m.group("feast") not in days_of:

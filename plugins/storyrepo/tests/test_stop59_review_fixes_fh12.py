@@ -2,13 +2,16 @@
 elsewhere, lost, asked back, in the card holder's hands, or the 我 is another's (an inner ‘…’ quote, a mimicry).
 
 The sentences are the reviewer's own (R59), told in the holdings rounds' lighthouse (苏禾 holds 秒表 on her card); the
-claims H12 was built for (我手上这只…, 我兜里那只…, 把我那只…拿来) stay caught.
+claims H12 was built for (我手上这只…, 我兜里那只…, 把我那只…拿来) stay caught. And T8's festival count (R59's T8-2, T8-3):
+a count that is the subject of a 是-sentence names another day; a chapter's first paragraph under its heading, and a
+scene after a spaced or ornament break, are read.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from test_continuity_time_eight import LUNAR_NOW, timed
 from test_holdings_twelfth_round import _by, _held
 
 NOT_IN_HAND = (
@@ -68,3 +71,26 @@ def test_a_quote_in_corner_marks_or_opened_in_the_leads_clause_is_no_act_of_the_
 def test_the_lead_still_acts_after_the_quote_closes() -> None:
     found = _held("老周站起来，「走，」拿起秒表就出了门。")
     assert _by(found, "老周", "秒表"), found
+
+
+@pytest.mark.parametrize(("body", "now"), (
+    ("重阳过了三天，便是娘的忌日。", "光绪十年九月初一"),
+    ("中秋过了三天，才是姚家娶亲的日子。", "光绪十年八月初一"),
+))
+def test_a_festival_count_naming_another_day_is_no_today(body: str, now: str) -> None:
+    assert timed(body, now) == [], body
+
+
+@pytest.mark.parametrize("body", (
+    "# 第三章 龙舟\n\n端午过了才两天，河沿上的龙舟还没拖上岸。",
+    "第三章\n\n端午过了才两天，河沿上的龙舟还没拖上岸。",
+    "卞玉珍吹了灯。\n\n……\n\n端午过了才两天，河沿上的龙舟还没拖上岸。",
+    "卞玉珍吹了灯。\n\n◆\n\n端午过了才两天，河沿上的龙舟还没拖上岸。",
+    "卞玉珍吹了灯。\n\n* * *\n\n端午过了才两天，河沿上的龙舟还没拖上岸。",
+))
+def test_a_festival_count_under_a_heading_or_after_any_break_is_read(body: str) -> None:
+    assert any("端午过了才两天" in m for m in timed(body, LUNAR_NOW)), body
+
+
+def test_a_festival_count_after_a_plain_paragraph_stays_unread() -> None:
+    assert timed("卞玉珍吹了灯。\n\n端午过了才两天，河沿上的龙舟还没拖上岸。", LUNAR_NOW) == []
