@@ -400,9 +400,17 @@ MINE_NOT_NOW = re.compile(rf"[^。！？!?“”，,；;\n]{{0,8}}?(?:送|借|�
 """What may follow a thing the speaker calls their own (我那只…千里镜, 我手上这只…扳指, 我鼻梁上这副…眼镜, 俺那杆…) in their
 clause that makes the words no claim that they have it now: it was given, lent, pawned, sold, lost or taken (我那只表早当了,
 我那把刀叫他拿走了), or it is asked after (我那只表呢？). Read by :func:`_claims_own` (H12, stop 59)."""
-MINE_BEFORE_NOT_NOW = re.compile(rf"(?:{PAST_TIME}|要是|如果|假如|倘若|若是|像|比|跟|和|同|与)")
+MINE_ELSEWHERE = re.compile(r"还我|还给|送给|送人|借给|借走|借去|给了|当了|卖了|丢了|输了|押了|偷了|抢了|没了|不见|找不|没见|"
+                            r"哪儿|哪里|哪去|在[^。！？!?，,；;]{1,6}?(?:手里|手上|那儿|那里|家里?)|收着|修着|送修|去修")
+"""Plain words anywhere in the rest of the sentence of a thing the speaker calls their own that put it out of their hands:
+given, lent, pawned, lost, not found, in someone's keeping or being mended (我那只表啊，早当了 is :data:`MINE_NOT_NOW`'s;
+我那只表，给苏禾了, …哪儿去了, …找不着了, …在她手里, …她替我收着呢, …还我). Kept to whole words, since the later clauses
+may tell its looks or use (我鼻梁上这副眼镜，看色比眼睛还准: a bare 还 or 早 there is no giving back) (fh12, stop 59)."""
+_WORDS_SENTENCE_END = re.compile(f"[{SENTENCE_STOPS}”]")
+"""Where a sentence of someone's words ends: a stop or the quote's close (:func:`_claims_own`)."""
+MINE_BEFORE_NOT_NOW = re.compile(rf"(?:{PAST_TIME}|要是|如果|假如|倘若|若是|像|比|跟|和|同|与|原本|原先|原来|本来)")
 """What may stand before 我 in the clause of a thing the speaker calls their own that makes it no claim of now: a time gone,
-a wish or a supposition, a comparison (你那把跟我那把…): :func:`_claims_own`."""
+a wish or a supposition, a comparison (你那把跟我那把…), what it was once (你手上那只，原本是我那只): :func:`_claims_own`."""
 OTHER_PERSON = re.compile(rf"{HE_ONE}|你|您")
 """Another person than the speaker, by a pronoun (a name is read by the book's names)."""
 TAKEN_BY = re.compile(r"[^，,]{0,4}?(?:拿|偷|抢|借|用|摸|取|收|藏|弄|卖|当|戴|揣|抱|扔|砸|摔|占)")
@@ -1569,8 +1577,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                        and not (HE_ONE_OR_YOU.search(m.group(1)) or names.search(m.group(1)))
                        and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
             claimed = [(m.start(), _claims_own(m, lines[i], col - 1, voice_starts(i), names,
-                                               _holder_near(owners.get(_canonical(m.group("thing"), world.items, by_length)),
-                                                            listed, named_near, i)),
+                                               owners.get(_canonical(m.group("thing"), world.items, by_length)),
+                                               {aliases.get(n.group(), n.group()) for n in names.finditer(sentence)},
+                                               lambda holder: _holder_near(holder, listed, named_near, i)),
                         m.group("thing")) for m in mine.finditer(sentence)
                        if MINE_POINTED.match(said_sentence, m.start())] if i in speakers else []
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
@@ -3885,19 +3894,27 @@ _COUNTED_FEASTS = "|".join(sorted({*LUNAR_FEAST_DAYS, *SOLAR_FEAST_DAYS}, key=le
 FEAST_COUNTED = re.compile(
     rf"^(?P<feast>{_COUNTED_FEASTS})(?:节)?(?:才|刚|刚刚|已经|都)?过(?:去)?了?(?:才|刚|刚刚|已经|都|有)?"
     r"(?P<n>[一二两三四五六七八九十]{1,2})天(?:了|啦)?[，,]"
-    r"(?P<rest>(?:(?!一走|走了|回了|离了|离开|出了口|出了门|去了|动身|启程|上路|搬走|过世|去世|死了|没了|后来)[^。！？!?；;\n])*)"
+    r"(?P<rest>(?!(?:便|就|才|正|也|又)?是|(?:便|就|才)?到了?|该)(?:(?!一走|走了|回了|离了|离开|出了口|出了门|去了|动身|启程|上路|搬走|过世|去世|死了|没了|后来)[^。！？!?；;\n])*)"
     r"(?:[。！!；;…]|$)")
 """A festival counted back in days opening a paragraph that opens the chapter or a scene (:func:`_feast_counted`), the
 scene's present after it (国庆节过去才三天，山上就落了头一场霜，…; 中秋过了才三天，灶屋里还剩半坛子桂花糖，…): today
 is that many days after the festival's day (:data:`LUNAR_FEAST_DAYS` in a lunar book, :data:`SOLAR_FEAST_DAYS` in a
 Gregorian one). Backstory told by its distance from a festival is not it (R58 on T7): a clause after the count where
 someone goes away or is gone (中秋过了才三天，二叔就回了关外; 元宵过了才三天，他就跟着商队出了口，一走就是大半年) or
-later things are told (后来), a question, a count not opening a scene (T8, stop 59: 连续性-盲评五, 四十二, 四十四)."""
+later things are told (后来), a question, a count not opening a scene (T8, stop 59: 连续性-盲评五, 四十二, 四十四); nor a
+count that is the subject of a 是-sentence naming another day (重阳过了三天，便是娘的忌日; …，才是…娶亲的日子: fh12, R59's
+T8-2)."""
+SCENE_BREAK = re.compile(r"\s*(?:(?:[*＊—\-~～·]\s*){3,}|(?:[◆◇●○※]\s*)+|…{2,}|\.{6,})\s*")
+"""A line that breaks a scene: three or more asterisks or dashes, spaced or not (``***``, ``* * *``), ornaments (◆, ◇ ◇ ◇),
+or a bare ellipsis (……) (fh12, R59's T8-3)."""
+CHAPTER_HEADING = re.compile(r"\s*(?:#{1,6}(?:\s|$)|第[一二三四五六七八九十百千零〇两\d]+[章节回卷部](?:\s|$|[：:·、]))")
+"""A chapter's heading line (``# 第一章 霜``, ``第三章``): not the chapter's first paragraph (fh12, R59's T8-3)."""
 
 
 def _feast_counted(now: str, lines: list[str], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts by a festival counted back in days (:data:`FEAST_COUNTED`) in the narration's
-    first sentence of the chapter's first paragraph or of the first after a scene break (a line of ``***``): the
+    first sentence of the chapter's first paragraph (past its heading: :data:`CHAPTER_HEADING`) or of the first after a
+    scene break (:data:`SCENE_BREAK`): the
     in-book day is not that many days after the festival's (a day either way across a month's end: a lunar month's
     length is unknown, a Gregorian year's February too; a festival still to come this year is last year's). A sentence told outside
     the now (:data:`NOT_NOW`, :data:`NOT_THIS_YEAR`) is silent."""
@@ -3913,9 +3930,11 @@ def _feast_counted(now: str, lines: list[str], first_line: int) -> list[Finding]
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        if re.fullmatch(r"\s*[*＊—\-~～·]{3,}\s*", line):
+        if SCENE_BREAK.fullmatch(line):
             opening = True
             continue
+        if opening and CHAPTER_HEADING.match(line):
+            continue  # # 第一章 霜: the paragraph after the heading opens the chapter
         was_opening, opening = opening, False
         m = FEAST_COUNTED.match(line.strip()) if was_opening else None
         if m is None or m.group("feast") not in days_of:
@@ -5464,13 +5483,18 @@ def _plain_description(description: str, names: re.Pattern[str]) -> bool:
     return names.search(description) is None and GIVING.search(bare) is None and NOT_USE.search(bare) is None
 
 
+def _quote_left_open(clause: str) -> bool:
+    """Whether ``clause`` opens a quote it does not close (“…” or 「…」: both are written for words said) (fh12, stop 59)."""
+    return max(clause.rfind(mark) for mark in "“「") > max(clause.rfind(mark) for mark in "”」")
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``. ``described`` (groups: who, description, thing) reads a use across a description
     (:func:`_plain_description`) where ``use`` read none in that clause. The clauses of a quote opened after the lead (他站起
-    来，“去，把你那把…拿来”) are skipped until it closes: what they do is someone's words (an order, a tale), not the
-    lead's act."""
+    来，“去，把你那把…拿来”; 「…」 alike; or opened in the lead's own clause: 老周说：“苏禾，把那只…还我。”) are skipped until it
+    closes: what they do is someone's words (an order, a tale), not the lead's act."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
@@ -5480,12 +5504,15 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
+            quoted = first is not None and _quote_left_open(clause)
             at += len(clause)
             continue
-        if first is not None and k % 2 == 0 and k > 0 and (quoted or clause.rfind("“") > clause.rfind("”")):
+        if k == 0:
+            quoted = first is not None and _quote_left_open(clause)  # 老周说：“苏禾，把那只…还我。”: opened in the lead's clause
+        if first is not None and k % 2 == 0 and k > 0 and (quoted or _quote_left_open(clause)):
             # 常叔站起来，…，“去，把你那块纤板拿来，…”: the clauses while a quote opened after the lead is open are its words,
             # no act of the lead; the narration after it closes is the lead's again (“走，”扛起扁担…) (H12)
-            opens, closes = clause.rfind("“"), clause.rfind("”")
+            opens, closes = max(clause.rfind(mark) for mark in "“「"), max(clause.rfind(mark) for mark in "”」")
             quoted = opens > closes
             if quoted or closes < 0:
                 at += len(clause)
@@ -5724,15 +5751,18 @@ def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
 
 
 def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], list[int]], names: re.Pattern[str],
-                holder_near: bool) -> str | None:
+                holder: str | None, named: set[str], holder_near: Callable[[str | None], bool]) -> str | None:
     """Who says the words where the match ``m`` (of a sentence standing at ``at`` of ``line``; ``voices`` the line's and
     where their words start: :func:`_voice_at`) has the speaker call a known thing their own (我那只…千里镜), when it says
     they have it now; None when it does not, or outside anyone's words. Not a
     claim of now: a time gone, a supposition or a comparison in the clause before 我 (:data:`MINE_BEFORE_NOT_NOW`), or
     another person taking or using it there (:data:`TAKEN_BY`), the thing given, lost or asked after in the clause after
-    it (:data:`MINE_NOT_NOW`). A speaker the text does not name (a pronoun, turn-taking) will do only when the thing's
-    card holder is not near (``holder_near``: :func:`_holder_near`): then whoever says it is not the one holding it. The
-    clause before 我 is read :data:`LOOK_BACK` characters back at most (H12, stop 59)."""
+    it (:data:`MINE_NOT_NOW`) or out of hand anywhere after it in the sentence (:data:`MINE_ELSEWHERE`), a sentence
+    asking (谁瞧见我那只表了？), the thing's card ``holder`` among the names of the sentence (``named``: 苏禾，把我那只表
+    还我; …在苏禾手里), a 我 inside a ‘…’ quote of the words or in a mimicry (:data:`MIMIC`: another's 我). A speaker the
+    text does not name (a pronoun, turn-taking) will do only when the holder is not near (``holder_near``:
+    :func:`_holder_near`): then whoever says it is not the one holding it. The clause before 我 is read :data:`LOOK_BACK`
+    characters back at most (H12, stop 59; fh12's narrowing of R59's H12-1)."""
     sentence = m.string
     voice = _voice_at(*voices, line, at + m.start())
     low = max(0, m.start() - LOOK_BACK)
@@ -5740,7 +5770,15 @@ def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], l
     if voice is None or MINE_BEFORE_NOT_NOW.search(clause) or MINE_NOT_NOW.match(sentence, m.end()) \
             or any(TAKEN_BY.match(clause, o.end()) for pattern in (names, OTHER_PERSON) for o in pattern.finditer(clause)):
         return None
-    if getattr(voice, "guessed", False) and holder_near:
+    where = at + m.start()
+    end = _WORDS_SENTENCE_END.search(line, at + m.end())
+    if MINE_ELSEWHERE.search(line, at + m.end(), end.start() if end else len(line)) or (end and end.group() in "？?") \
+            or holder in named or MIMIC.search(line, 0, where):
+        return None
+    words = line[line.rfind("“", 0, where) + 1:where]
+    if words.count("‘") > words.count("’"):
+        return None  # 苏禾老念叨‘我那只秒表’: the 我 of someone's words repeated
+    if getattr(voice, "guessed", False) and holder_near(holder):
         return None
     return str(voice.speaker)
 
