@@ -1747,7 +1747,24 @@ def _line_act_given_up(ctx: CheckContext, text: str, body: str,
     forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
     words = _event_words(ctx, text)
     return next((off for act in acts for off in _givings_up(_act_pattern(act), body)
-                 if _line_told_near(forms, words, body, off.start())), None)
+                 if _line_told_near(forms, words, body, off.start())
+                 and (act in off.group() or _thing_in_clause([*forms, *_objects(text, act, words)], body, off))), None)
+
+
+def _objects(text: str, act: str, words: frozenset[str]) -> list[str]:
+    """What a line's act is done to, in its words (打开经藏 → 经藏, and the line's event words): none holding one of
+    the act's own characters (:func:`_thing_in_clause`)."""
+    at = text.find(act)
+    after = [text[at + len(act):at + len(act) + 2]] if at >= 0 else []
+    return [w for w in (*after, *words) if len(w) == 2 and not set(w) & set(act)]
+
+
+def _thing_in_clause(forms: list[str], body: str, off: re.Match[str]) -> bool:
+    """Whether a giving up that says one character of the line's act (不开, not 打开) names one of the line's terms or
+    event words (``forms``, none of them holding the act's characters) in its own clause (库房不开, 不开库房): a bare 别打了 stops a fight, not the line's 打开库房 (fc2, stop 59)."""
+    start = max((m.end() for m in _CLAUSE_MARK.finditer(body, 0, off.start())), default=0)
+    end = next((m.start() for m in _CLAUSE_MARK.finditer(body, off.end())), len(body))
+    return any(v in body[start:end] for v in forms)
 
 
 def _act_pattern(act: str) -> str:
@@ -1776,14 +1793,39 @@ def _givings_up(acts: str, body: str) -> tuple[re.Match[str], ...]:
     bounds = _word_bounds(body)
     done = [m.start() for m in re.finditer(ACT_DONE.format(act=f"(?:{acts})"), body)]
     carried = [m.start() for m in re.finditer(f"(?:{acts})(?:一(?:{acts})|到)", body)]
+    told = _told_done(acts.split("|", 1)[0], body)
     out = []
     for off in re.finditer(ACT_CALLED_OFF.format(act=f"(?:{acts})"), body):
         if off.start() not in bounds or off.end() not in bounds or not CLAUSE_CLOSED.match(body, off.end()):
             continue
         para = body.rfind("\n", 0, off.start()) + 1
-        if not any(para <= k < off.start() or k >= off.end() for k in done) and not any(k < off.start() for k in carried):
+        if not any(para <= k < off.start() or k >= off.end() for k in done) and not any(k < off.start() for k in carried) \
+                and not any(k < para for k in told):
             out.append(off)
     return tuple(out)
+
+
+HAND_ACTS = "送交递捎"
+"""Verbs of handing a thing over: one told done (把信交到某某手里) is any of them done (:func:`_told_done`)."""
+
+
+TOLD_AFTER = r"(?=[了完过好到着起]|[，,。！？!?；;…])"
+"""What follows an act told as done by its word alone (炒青，一直忙到半夜; 炒了一宿; 送到): not a noun the act's word
+begins (碾槽 is a trough, no 碾 done)."""
+
+
+def _told_done(word: str, body: str) -> list[int]:
+    """Where the narration tells the act ``word`` (the whole act, not one of its characters) as done: a whole word of the
+    prose's cut outside the quotes, not negated nor planned in its clause (:data:`NOT_REACHED`) — or, for an act of
+    handing over (:data:`HAND_ACTS`), any of them followed by 到/给. A giving up in a later paragraph is a next time
+    (炒了一宿 … 今天不炒了; 把信交到某某手里 … 回信明天再送), not the line's event given up (fc2, stop 59)."""
+    bounds = _word_bounds(body)
+    quoted = [(m.start(), m.end()) for m in quote_matches(body)]
+    pattern = f"(?:{re.escape(word)}){TOLD_AFTER}" + (f"|[{HAND_ACTS}](?=[到给])" if word in HAND_ACTS else "")
+    return [m.start() for m in re.finditer(pattern, body)
+            if m.start() in bounds and m.end() in bounds and not any(a <= m.start() < b for a, b in quoted)
+            and body[m.start() - 1:m.start()] not in ("不", "没", "别", "甭", "莫", "未")
+            and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1])]
 
 
 USE_HEAD = "用"
@@ -2152,17 +2194,20 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str,
     spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
     spots = [(k, n) for k, n in spots if not told_of(k, n)]
     return bool(spots) and all(_meant_at(body, k, n) for k, n in spots) \
-        and not _act_done_apart(ctx, line[at + len(term):], body, [k for k, _n in spots], cuts)
+        and not _act_done_apart(ctx, line[at + len(term):], body, [k for k, _n in spots], cuts,
+                                who={t for t in ctx.contract_terms_in(line[:at]) if ctx.is_person(t)})
 
 
 def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
-                    cuts: dict[str, tuple[int, ...]] | None = None) -> bool:
+                    cuts: dict[str, tuple[int, ...]] | None = None, who: set[str] | None = None) -> bool:
     """Whether the prose does the act a move line asks at its place (``rest``, the line after the place: 给某某的坟培土 →
     培土; :func:`_line_acts`) in a sentence that does not name the place (``spots``) and not given up (:func:`_givings_up`):
     the plan said (满叔说要上嵩云山看看), then the going told in other words and the act done there in the narration
     (往坟上培土) — the place was reached. An act said only in the plan's own sentence (说要上嵩云山给爹上坟) is the plan,
     one said in someone's words (“上坟改天”, “信我托人捎去”) or planned in its clause (:data:`NOT_REACHED`: 得去场上买双新的)
-    no act done (C2, stop 59)."""
+    no act done (C2, stop 59). The act is the line's only when no other person of the world leads its sentence up to
+    the act (``who``: the line's people; 小七在菜地里插秧苗 is another's act) and no place of the world is named in its
+    sentence (把旗插在场部门口: done, but elsewhere) (fc2, stop 59)."""
     acts = _line_acts(ctx, rest, cuts)
     if not acts:
         return False
@@ -2176,9 +2221,22 @@ def _act_done_apart(ctx: CheckContext, rest: str, body: str, spots: list[int],
         for m in re.finditer(re.escape(act), body):
             if m.start() in bounds and m.end() in bounds and not any(a < m.start() < b for a, b in apart) \
                     and not any(a <= m.start() < b for a, b in off) \
-                    and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1]):
+                    and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1]) \
+                    and _done_by_the_line(ctx, body, m.start(), who or set()):
                 return True
     return False
+
+
+def _done_by_the_line(ctx: CheckContext, body: str, k: int, who: set[str]) -> bool:
+    """Whether the act told at ``k`` is the move line's own: the first person its sentence names before it is one of
+    the line's people ``who`` (or none: 他, a dropped subject), and its sentence names no place of the world
+    (:func:`_act_done_apart`)."""
+    start = max(body.rfind(c, 0, k) for c in "。！？!?\n") + 1
+    end = min((e for e in (body.find(c, k) for c in "。！？!?\n") if e >= 0), default=len(body))
+    if ctx.world is not None and any(t in ctx.world.places for t in ctx.contract_terms_in(body[start:end])):
+        return False
+    people = [t for t in ctx.contract_terms_in(body[start:k]) if ctx.is_person(t)]
+    return not people or ctx.aliases.get(people[0], people[0]) in {ctx.aliases.get(w, w) for w in who}
 
 
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:
