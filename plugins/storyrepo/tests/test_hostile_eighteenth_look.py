@@ -99,7 +99,7 @@ def test_homes_read_as_before(texts: list[str], far: set[str]) -> None:
 def _places_read(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
     """The places each of the world's readers is given when the checks load (recorded, then read as before)."""
     given: list[set[str]] = []
-    for name in ("places_inside", "far_places", "journeys", "haunts_of"):
+    for name in ("place_nesting", "far_places", "journeys", "haunts_of"):
         real = getattr(checks, name)
 
         def recording(first: Any, places: Iterable[str], real: Any = real) -> Any:
