@@ -817,6 +817,24 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 合同-3 caught: C2's round (stop 59: 跨塘桥 of 凤凰山's one-place list does not put the scene at 凤凰山)
       ("合同-5.md", "蔡阿三坐在缸边教沈福生闻缸"), ("泄密-4.md", "沈禄生")],
      0),
+    # a 1978 大庆 oil-drilling team (卫东钻井队) written blind at stop 59, an evaluation set: first run 5/15, 4/5, 4/5 and 5
+    # false alarms, one good draft sent back; 4 false alarms and none sent back with stop 59's rounds (F2's; not tuned on
+    # it; its README); a development set since stop 60.
+    ("连续性-盲评四十六", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-2.md", "状态"),
+      ("连贯-状态-3.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
+      ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-5.md", "鲁长海带杜春生给泥浆泵换缸套"),
+      ("泄密-4.md", "杜春英")],
+     4),
+    # a 1736 宁波 pawnshop (恒泰典) written blind at stop 59, an evaluation set: first run 4/15, 3/5, 5/5 and 4 false
+    # alarms, two good drafts sent back; unchanged by stop 59's rounds (not tuned on it; its README); a development set
+    # since stop 60.
+    ("连续性-盲评四十七", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
+      ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("合同-2.md", "P-002"),
+      ("合同-5.md", "邵阿根的沙船提前开船回上海")],
+     4),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -895,12 +913,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    # a 1978 大庆 oil-drilling team (stop 59): first run on stop 58's checks 5/15, 4/5, 4/5 and 5 false alarms; 4 with
-    # stop 59's rounds (F2's, not tuned on it; its good draft no longer sent back)
-    ("连续性-盲评四十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 4, "泄密": 4}, 4),
-    # a 1736 宁波 pawnshop (stop 59): first run on stop 58's checks 4/15, 3/5, 5/5 and 4 false alarms; unchanged by stop
-    # 59's rounds (not tuned on it)
-    ("连续性-盲评四十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 5}, 4),
 ]
 
 
