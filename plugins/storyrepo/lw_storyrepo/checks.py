@@ -1092,11 +1092,13 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         put_off: set[str] = set()  # the places of a line the prose puts off: not reached, said by its warning
-        if ctx is not None and not ids and called_off() and not _HANDOVER.search(text) and _is_event(ctx, text) \
+        # a line's own event put off or given up is read here; a handover (把通知单交给…) is read by its own readers
+        # below (_handover_told, _refused, _withheld)
+        event_line = ctx is not None and not ids and not _HANDOVER.search(text) and _is_event(ctx, text)
+        if ctx is not None and event_line and called_off() \
                 and (off := _put_off_event(ctx, text, body, called_off())) is not None:
             # the prose puts the line's own event off (明天验了再说, 今天去不成了): the event, and any place it goes to, never
             # happen — said once, not again for each place of the line; a person the prose never names is still missing.
-            # A handover (把通知单交给…) is read by its own readers below (_refused, _withheld), as the act given up is
             places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
             put_off = set(places)
             where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
@@ -1109,10 +1111,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             put_off = {thing}
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) and not _HANDOVER.search(text) \
-                and _is_event(ctx, text) and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
-            # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above;
-            # a handover (把墨斗交给…) is read by its own readers below (_handover_told, _refused, _withheld)
+        elif ctx is not None and event_line and not put_off and not LINE_FORBIDS.search(text) \
+                and (off := _line_act_given_up(ctx, text, body, cuts)) is not None:
+            # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]

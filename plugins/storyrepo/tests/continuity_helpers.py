@@ -11,7 +11,8 @@ import sys
 from typing import Any, Iterator
 
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside, told_of
+from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.findings import Finding
 
 
@@ -33,6 +34,18 @@ def findings(body: str, world: World, viewpoint: str, date: str, present: list[s
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+
+
+def world_of(cards: dict[str, dict[str, Any]], aliases: dict[str, str], places: set[str], texts: dict[str, str],
+             lore: str = "", gender: dict[str, str] | None = None, *, far: bool = False, **more: Any) -> World:
+    """The world of a hand-built book as the checks read it (D2/D4 of stop 59's duplicates: the rounds' test files each
+    built it): one ordinary stage, the places nested by ``lore``, the cards' barred acts read from their texts and the
+    lore, ``gender`` as the cards' own word, the far places the lore and texts link when ``far`` (none otherwise), and any
+    other :class:`World` field in ``more``."""
+    if far:
+        more["far"] = far_places([lore, *texts.values()], places)
+    return World(cards, dict(aliases), places, set(), ("普通人",), None, places_inside(lore, places), dict(gender or {}),
+                 bars=forbidden_of(cards, texts, lore, aliases, places), **more)
 
 
 def three_holders(body: str, place: str, viewpoint: str = "阿满") -> list[Finding]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.continuity import World, far_places, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
 import continuity_helpers
@@ -38,9 +37,7 @@ GENDER = {"温若岚": "她", "邱野": "他", "郑怀远": "他", "老台长": 
 
 
 def findings(body: str, heard: dict[str, str] | None = None) -> list[str]:
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER,
-                  far=far_places([LORE, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, LORE, ALIASES, PLACES),
-                  heard=heard or {})
+    world = continuity_helpers.world_of(CARDS, ALIASES, PLACES, TEXTS, LORE, GENDER, far=True, heard=heard or {})
     return [f.message for f in continuity_helpers.findings(body, world, "温若岚", "1988年3月2日", ["温若岚", "齐小满"])]
 
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
-from lw_storyrepo.continuity import World, far_places, places_inside
+from lw_storyrepo.continuity import World
 from lw_storyrepo.drafts import Draft
-from lw_storyrepo.forbidden import forbidden_of
 
 import continuity_helpers
 
@@ -39,8 +38,7 @@ GENDER = {"石大勇": "他", "贺长山": "他", "葛存福": "他"}
 
 
 def findings(body: str) -> list[str]:
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER,
-                  far=far_places([LORE, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, LORE, ALIASES, PLACES))
+    world = continuity_helpers.world_of(CARDS, ALIASES, PLACES, TEXTS, LORE, GENDER, far=True)
     return [f.message for f in continuity_helpers.findings(body, world, "石大勇", "1962年10月3日", ["石大勇", "葛存福"])
             if "贺长山" in f.message]
 

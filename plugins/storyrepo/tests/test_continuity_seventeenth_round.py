@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.continuity import World, far_places, places_inside
+from lw_storyrepo.continuity import far_places
 from lw_storyrepo.forbidden import forbidden_of
 
 import continuity_helpers
@@ -36,8 +36,7 @@ GENDER = {"白守仁": "他", "邹大年": "他", "葛春生": "他", "牛二": 
 
 
 def findings(body: str, lore: str = LORE) -> list[str]:
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(lore, PLACES), GENDER,
-                  far=far_places([lore, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, lore, ALIASES, PLACES))
+    world = continuity_helpers.world_of(CARDS, ALIASES, PLACES, TEXTS, lore, GENDER, far=True)
     return [f.message for f in continuity_helpers.findings(body, world, "白守仁", "1963年11月2日", ["白守仁", "葛春生", "牛二"])]
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from lw_storyrepo import continuity
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import KNEW, World, check_continuity, places_inside
+from lw_storyrepo.continuity import KNEW, check_continuity
 from lw_storyrepo.forbidden import forbidden_of
 
 import continuity_helpers
@@ -49,8 +49,7 @@ GENDER = {"程砚秋": "他", "褚大有": "他", "窦三姑": "她", "葛聋子
 
 
 def findings(body: str) -> list[str]:
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
-                  bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
+    world = continuity_helpers.world_of(CARDS, ALIASES, PLACES, TEXTS, "", GENDER)
     return [f.message for f in continuity_helpers.findings(body, world, "程砚秋", "1934年5月2日", list(CARDS))]
 
 
@@ -143,8 +142,7 @@ def _barred_by_card(text: str, state: str, body: str) -> bool:
     cards = {"甲": {"姓名": "甲", "状态": state, "位置": "染坊"}, "乙": {"姓名": "乙", "状态": "在世", "位置": "染坊"}}
     aliases = {"甲": "甲", "乙": "乙", "褚大有": "甲", "窦三姑": "甲"}
     meta = {"视角": "乙", "书内时间": "1934年5月2日", "在场": list(cards)}
-    world = World(cards, dict(aliases), PLACES, set(), ("普通人",), None, places_inside("", PLACES), {"甲": "他", "乙": "他"},
-                  bars=forbidden_of(cards, {"甲": text}, "", aliases, PLACES))
+    world = continuity_helpers.world_of(cards, aliases, PLACES, {"甲": text}, "", {"甲": "他", "乙": "他"})
     ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
 import continuity_helpers
@@ -58,8 +57,7 @@ GENDER = {"岩温": "他", "韦大锅": "他", "段先生": "他", "刀玉香": 
 
 
 def findings(body: str) -> list[str]:
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
-                  bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
+    world = continuity_helpers.world_of(CARDS, ALIASES, PLACES, TEXTS, "", GENDER)
     return [f.message for f in continuity_helpers.findings(body, world, "岩温", "1948年5月10日", list(CARDS))]
 
 
