@@ -1708,6 +1708,73 @@ def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]
 
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
+GIVEN_ALONE_MIN = 3
+"""N35: how often a story must say a full name's given name alone (守仁 of 郝守仁) for it to vouch for the full name."""
+FOCUS_LEADS = frozenset("连")
+"""A surname that is the focus word of 连…都/也 too (连萤火都只叫她, 连针头也): before :data:`FOCUS_ENDS` it starts no name."""
+FOCUS_ENDS = frozenset("都也")
+SUBJECT_ACT_TAGS = frozenset("vdp")
+"""What a word standing after a subject may be tagged: a verb, an adverb, a preposition (俞向东坐了, 何满仓跟着)."""
+
+
+def _acts_next(lex: _Lexicon, after: str) -> bool:
+    """Whether ``after`` (the characters right after a word) opens what a subject does: an adverb of
+    :data:`SUBJECT_NEXT` or a word tagged as in :data:`SUBJECT_ACT_TAGS` (就背着, 坐了, 是在, 从县里)."""
+    return bool(after) and (after[0] in SUBJECT_NEXT or lex.tags.get(after[:2], "")[:1] in SUBJECT_ACT_TAGS
+                            or lex.tags.get(after[:1], "")[:1] in SUBJECT_ACT_TAGS)
+
+
+def _clause_subjects(lex: _Lexicon, text: str, size: int) -> Counter[str]:
+    """How often each word of ``size`` characters starts a clause of ``text`` and acts (:func:`_acts_next`): one
+    pass over the text for every word at once (what :func:`_subject` reads for one word)."""
+    acts: Counter[str] = Counter()
+    for at in range(len(text) - size):
+        if at and text[at - 1] not in CLAUSE_START:
+            continue
+        word = text[at:at + size]
+        if CJK.fullmatch(word) and _acts_next(lex, text[at + size:at + size + 2]):
+            acts[word] += 1
+    return acts
+
+
+def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of someone introduced by full name and called by given name after (N35):
+    a surname (any of :data:`ALL_SURNAMES`) and two characters, said where a name stands -- opening a clause and
+    acting (，俞向东坐了), or right after a word for someone (闺蜜陶乐乐, 他闺女宫念念) -- whose two last
+    characters the story says alone at least :data:`GIVEN_ALONE_MIN` times, more often than the whole, and at
+    least twice as the subject of a clause (守仁就, 海燕拖着). The given name's own acts vouch for it whatever its
+    characters (向东, 水生, 海燕 are dictionary words too); a surname that is a preposition too stays one where no
+    clause opens before it (便向宝琴说道, 一路向东)."""
+    text = "\n".join(lines)
+    pairs: Counter[str] = Counter(text[at:at + 2] for at in range(len(text) - 1))
+    triples: Counter[str] = Counter(text[at:at + 3] for at in range(len(text) - 2))
+    subjects = _clause_subjects(lex, text, 2)
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        for col, ch in enumerate(line[:-2]):
+            if ch not in ALL_SURNAMES:
+                continue
+            name = line[col:col + 3]
+            if name in seen or not CJK.fullmatch(name):
+                continue
+            given = name[1:]
+            alone = pairs[given] - triples[name]
+            if alone < GIVEN_ALONE_MIN or alone <= triples[name] or subjects[given] < 2:
+                continue
+            if ch in FOCUS_LEADS and line[col + 3:col + 4] in FOCUS_ENDS:
+                continue  # ，连萤火都只叫: 连…都, the focus, and a nickname
+            only_surname = lex.tags.get(ch) == "nr" and ch not in FOCUS_LEADS
+            opens = (col == 0 or line[col - 1] in CLAUSE_START) and _acts_next(lex, line[col + 3:col + 5])
+            if not only_surname and not opens and not (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])):
+                continue
+            if lex.common(name) or set(given) & (KIN_CHARS | FUNCTION) or _someone_word(lex, given) or given in STOP:
+                continue
+            if any(lex.common(line[a:a + 4]) for a in (col - 1, col) if a >= 0 and len(line[a:a + 4]) == 4):
+                continue  # 一+叶知秋: the end of an idiom, the word said alone after it is someone else's
+            seen.add(name)
+            yield name, i, col
+
+
 
 
 def _subject(lex: _Lexicon, lines: list[str], name: str) -> bool:
@@ -3178,6 +3245,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _introduced_candidates(lex, lines[i]):
             c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
             c.kind, c.shape, c.context = "人物", max(c.shape, 1), True
+    called_by_given: set[str] = set()  # 白水生 … 水生: no adjective and a common word (:func:`_described`)
+    for name, i, col in _given_alone_candidates(lex, lines):  # 郝守仁 … 守仁就 (N35)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+        if c.kind == "人物":
+            c.shape, c.context = max(c.shape, 1), True
+            called_by_given.add(name)
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -3318,7 +3391,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
     named = {name for name, c in candidates.items() if c.named}
-    out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
+    out = [n for n in out if n.name not in fragments
+           and (n.name in named or n.name in called_by_given or not _described(lex, n, whole, text))]
     in_verse = list(map(_verse, lines))  # each line read once, for the verse and the prose
     verse = list(compress(lines, in_verse))
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
