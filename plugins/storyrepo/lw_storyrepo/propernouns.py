@@ -1737,6 +1737,45 @@ def _clause_subjects(lex: _Lexicon, text: str, size: int) -> Counter[str]:
     return acts
 
 
+SOUND_CHARS = frozenset("阿埃艾安昂奥巴拜班邦鲍贝本比彼毕宾波博伯布查达戴丹德迪蒂丁杜敦多厄恩尔法菲斐费芬弗福夫盖甘冈戈格根贡"
+                        "古圭哈汉豪赫亨胡怀惠霍基吉加贾杰捷卡凯坎康考柯科克肯库夸奎昆拉莱赖兰朗劳勒雷蕾里利莉丽列林琳隆"
+                        "卢鲁伦罗洛吕马玛迈麦曼梅门蒙米敏莫默姆穆纳娜奈南内妮尼宁纽努诺欧帕派潘庞佩彭皮珀普齐奇契乔切钦"
+                        "琼萨塞赛桑瑟森沙莎舍什施斯松苏索塔泰坦汤特滕提托图瓦万旺威韦维温沃乌伍西希锡谢辛休雅亚娅扬耶"
+                        "伊因尤约扎泽詹兹佐卓茨丝黛")
+"""N35: the characters Chinese writes foreign sounds with (the common transliteration syllables: 伊, 万, 诺, 夫, 瓦,
+西, 耶, 洛, 佩, 斯): a run of them only, several times the same, is a foreign name (伊万诺夫, 瓦西里耶夫, 洛佩斯)."""
+SOUND_MARKS = frozenset("斯尔夫诺娜娅耶蒂莱佩萨玛瓦索莉茨琳洛丝黛")
+"""Of :data:`SOUND_CHARS`, the ones native words seldom hold: a transliterated run holds one (维+持 holds none)."""
+SOUND_RUN_MIN = 3
+SOUND_RUN_MAXIMUM = 8
+
+
+def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of each foreign name written by sound (N35): a whole run of
+    :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_MAXIMUM` characters, one of
+    :data:`SOUND_MARKS` among them, said as that same run at least twice; a rare name of the dictionary or none
+    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔)."""
+    runs: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        col, size = 0, len(line)
+        while col < size:
+            if line[col] not in SOUND_CHARS:
+                col += 1
+                continue
+            end = col
+            while end < size and line[end] in SOUND_CHARS:
+                end += 1
+            run = line[col:end]
+            if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_MAXIMUM and set(run) & SOUND_MARKS:
+                runs[run] += 1
+                first.setdefault(run, (i, col))
+            col = end
+    for run, n in runs.items():
+        if n >= 2 and not lex.common(run) and not lex.tags.get(run, "").startswith("ns"):
+            yield run, first[run][0], first[run][1]
+
+
 def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of someone introduced by full name and called by given name after (N35):
     a surname (any of :data:`ALL_SURNAMES`) and two characters, said where a name stands -- opening a clause and
@@ -3245,6 +3284,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _introduced_candidates(lex, lines[i]):
             c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
             c.kind, c.shape, c.context = "人物", max(c.shape, 1), True
+    for name, i, col in _transliterated_candidates(lex, lines):  # 伊万诺夫 (N35)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
+        c.shape = 2
     called_by_given: set[str] = set()  # 白水生 … 水生: no adjective and a common word (:func:`_described`)
     for name, i, col in _given_alone_candidates(lex, lines):  # 郝守仁 … 守仁就 (N35)
         c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
