@@ -1747,12 +1747,12 @@ SOUND_CHARS = frozenset("阿埃艾安昂奥巴拜班邦鲍贝本比彼毕宾波�
 SOUND_MARKS = frozenset("斯尔夫诺娜娅耶蒂莱佩萨玛瓦索莉茨琳洛丝黛")
 """Of :data:`SOUND_CHARS`, the ones native words seldom hold: a transliterated run holds one (维+持 holds none)."""
 SOUND_RUN_MIN = 3
-SOUND_RUN_MAXIMUM = 8
+SOUND_RUN_LONGEST = 8
 
 
 def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of each foreign name written by sound (N35): a whole run of
-    :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_MAXIMUM` characters, one of
+    :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_LONGEST` characters, one of
     :data:`SOUND_MARKS` among them, said as that same run at least twice; a rare name of the dictionary or none
     (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔)."""
     runs: Counter[str] = Counter()
@@ -1767,7 +1767,7 @@ def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tupl
             while end < size and line[end] in SOUND_CHARS:
                 end += 1
             run = line[col:end]
-            if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_MAXIMUM and set(run) & SOUND_MARKS:
+            if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_LONGEST and set(run) & SOUND_MARKS:
                 runs[run] += 1
                 first.setdefault(run, (i, col))
             col = end
