@@ -98,11 +98,12 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴", "梁", "塬", "峁", "冲")
 """N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
 永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held. N31: a reef
 and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
-a given name first: :data:`GIVEN_NAME_HEADS`)."""
+a given name first: :data:`GIVEN_NAME_HEADS`). N35: the ridges and tablelands of the loess country (青冈+梁, 枣林+塬,
+and 峁) and the valley fields of the south (鹅公+冲), 冲 being a verb of rushing too (:data:`MOTION_SUFFIXES`)."""
 GIVEN_NAME_HEADS = frozenset(("岩",))
 """Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
 more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
@@ -1070,15 +1071,22 @@ SUFFIX_VERBS = frozenset("指铺扇锁钩盖挂封镇关印掌串")
 (指 point, 铺 spread, 锁 lock, 挂 hang, 关 shut): before 了 or 着, the aspect of a verb, they are the clause's verb glued
 to its subject (驼夫+指了指, 立冬+指着), never a name's end (N27)."""
 
+MOTION_SUFFIXES = frozenset("冲")
+"""N35: one-character suffixes that are verbs of motion too (冲 rush, toward): before :data:`MOTION_NEXT` they are the
+clause's verb (带人+冲下来, 四丫+冲他眨眼), never a place's end."""
+MOTION_NEXT = frozenset("上下进出回过起开来去着了向往到他她你我它")
+
 
 def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
     """Whether the one-character suffix at ``line[start:end]`` is the clause's verb with its aspect after it, not a
     name's end: a verb of the dictionary before 了, 着 or 过 (门柱+帮+了), or one of :data:`SUFFIX_VERBS` before 了 or
-    着 (驼夫+指+了指, 立冬+指+着). One test for every reader of a stem and a suffix."""
+    着 (驼夫+指+了指, 立冬+指+着), or one of :data:`MOTION_SUFFIXES` before a direction, an aspect or a pronoun
+    (带人+冲下来). One test for every reader of a stem and a suffix."""
     suffix, after = line[start:end], line[end:end + 1]
     if len(suffix) != 1:
         return False
-    return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
+    return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS) \
+        or (bool(after) and after in MOTION_NEXT and suffix in MOTION_SUFFIXES)
 
 
 SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣", "乡下"))
