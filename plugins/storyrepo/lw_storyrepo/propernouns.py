@@ -1525,6 +1525,9 @@ SHOP_STEM_SIZES = (3, 2)
 SHOP_FILLER_FROM = 2
 """The fewest characters of a trade word that may follow one character of what the shop makes (双喜+烩+面馆); a
 one-character trade word (行, 栈) is read only right after the stem (李四+也+行 is no shop)."""
+SHOP_KIND_GOODS = 2
+"""N35: how many characters of what a shop sells may stand between its stem and a trade word when the two make a kind of
+shop the dictionary knows (光华+器材行, 永昌+五金行, 瑞蚨+绸布庄)."""
 PROPER_TAGS = ("nr", "ns", "nz", "nt")
 SHOP_STEM_OPENS = frozenset("同")
 """A lead of :data:`STEM_LEAD_BAD` (a preposition elsewhere: 同他) that opens shop names (同和, 同仁, 同福)."""
@@ -1543,6 +1546,8 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
         if m.end() < len(line) and m.end() not in bounds and CJK.fullmatch(line[m.end()]):
             continue  # the trade word goes on into another (行+动, 铺+开)
         fillers = (0, 1) if len(m.group()) >= SHOP_FILLER_FROM else (0,)
+        if lex.freq.get(line[m.start() - SHOP_KIND_GOODS:m.end()]):
+            fillers += (SHOP_KIND_GOODS,)  # 光华+器材行: the goods and the trade make a kind of shop of the dictionary
         for filler in fillers:
             found = False
             for size in SHOP_STEM_SIZES:
@@ -1553,7 +1558,8 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
                         or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")) \
                     or (m.start() not in bounds and lex.freq.get(line[m.start() - 1:m.end()])):
                     continue
-                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem):
+                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem) \
+                        and stem not in SLOGAN_STEMS:
                     continue  # 茶叶+铺: what it sells, a kind of shop
                 name = line[at:m.end()]
                 if said(stem) > said(name):
