@@ -6,7 +6,9 @@
 - a foreign name written by sound (:func:`_transliterated_candidates`): a run of transliteration syllables
   (:data:`SOUND_CHARS`) said twice the same, one of :data:`SOUND_MARKS` in it;
 - the ridges and tablelands of the loess country (梁, 塬, 峁) and the valley fields of the south (冲) name places
-  (:data:`LANDFORM_HEADS`), 冲 before a direction or a pronoun being the verb (:data:`MOTION_SUFFIXES`).
+  (:data:`LANDFORM_HEADS`), 冲 before a direction or a pronoun being the verb (:data:`MOTION_SUFFIXES`);
+- a shop said in full once and by its stem after (:func:`_shop_stem_candidates`, N34) may have a slogan for a stem
+  (:data:`SLOGAN_STEMS`: 东风+照相馆) and a kind of shop of the dictionary after it (:data:`SHOP_KIND_GOODS`: 光华+器材行).
 
 Precision guards: 连…都/也 (:data:`FOCUS_LEADS`) starts no name; a full name read inside an idiom (一+叶知秋) is none;
 a surname that is a preposition too stays one where no clause opens before it (便向宝琴说道).
@@ -15,7 +17,7 @@ The sentences are made up for these tests; none is a labelled answer of any set.
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (FOCUS_LEADS, LANDFORM_HEADS, MOTION_SUFFIXES, SOUND_CHARS, SOUND_MARKS,
+from lw_storyrepo.propernouns import (FOCUS_LEADS, LANDFORM_HEADS, MOTION_SUFFIXES, SLOGAN_STEMS, SOUND_CHARS, SOUND_MARKS,
                                       _given_alone_candidates, _transliterated_candidates, find_new_nouns, lexicon)
 
 
@@ -105,3 +107,25 @@ def test_a_valley_field_names_a_place_but_the_verb_of_rushing_does_not() -> None
     assert "桐子冲" in _found("他是山那边桐子冲的人。\n桐子冲的田都在山脚下。")
     found = _found("狗子冲下来，一把抓住了绳子。\n阿毛冲她笑了笑。\n狗子冲进屋里。")
     assert not {name for name in found if name.endswith("冲")}
+
+
+# shops said once in full, then by their stem
+
+def test_a_slogan_stem_names_a_shop_said_by_its_stem_after() -> None:
+    """A 1960s state shop named by a slogan (红星, a sibling of the pool's 东风), said by its stem after."""
+    assert "红星" in SLOGAN_STEMS
+    text = "县里新开了一家红星照相馆。\n红星是全县头一家照相馆，门口总排着队。"
+    assert "红星照相馆" in _found(text)
+
+
+def test_a_kind_of_shop_after_a_stem_said_alone_names_the_shop() -> None:
+    """What a shop sells and its trade word make a kind of shop of the dictionary (电器行): the stem before it, said
+    alone after, names the shop (五金行 is no word of the dictionary: not read so)."""
+    text = "他去镇上的永昌电器行买了两把锁。\n永昌的老板是个胖子，算盘打得飞快。"
+    assert "永昌电器行" in _found(text)
+
+
+def test_a_kind_of_shop_with_no_stem_said_alone_is_no_name() -> None:
+    """Near miss: 电器行 after a word the draft never says alone (街口 is where it stands) names nothing new."""
+    found = _found("他去街口电器行买了两个灯泡。\n老板是个胖子，算盘打得飞快。")
+    assert not {name for name in found if name.endswith("电器行")}
