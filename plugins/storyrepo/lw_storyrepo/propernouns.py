@@ -1541,7 +1541,10 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
     :data:`SHOP_TRADES` (同和+栈, 裕和祥+烧锅, 双喜+烩+面馆), where the draft (``said``) also says the stem without it:
     the shop's short name (同和是傅家甸有名的大车店, 德记的头家). The stem starts at a token boundary, holds no function
     character, opens with no verb-like lead, numeral or determiner, and is no common word (茶叶+铺, 村口+茶馆: a kind or
-    a place's part) unless a proper noun of the dictionary (双喜, 太平) or a rare one (丰乐); the trade word ends its token."""
+    a place's part) unless a proper noun of the dictionary (双喜, 太平), a rare one (丰乐) or a slogan of
+    :data:`SLOGAN_STEMS` (东风+照相馆, N35); the trade word ends its token. Between the stem and the trade word may stand
+    one character of what the shop makes (双喜+烩+面馆) or, where the two make a kind of shop the dictionary knows,
+    :data:`SHOP_KIND_GOODS` characters of it (光华+器材行, N35)."""
     for m in SHOP_TRADE.finditer(line):
         if m.end() < len(line) and m.end() not in bounds and CJK.fullmatch(line[m.end()]):
             continue  # the trade word goes on into another (行+动, 铺+开)
