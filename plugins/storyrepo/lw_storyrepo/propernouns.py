@@ -98,11 +98,12 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴")
+LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴", "梁", "塬", "峁", "冲")
 """N30: a rise, a flat, a hollow, a valley or a walled yard of the land that a place is named by on its own (红泥+岗, 柚子+坪,
 永丰+坞), as 岭, 坡 and 洼 name one: the relief words of :data:`SETTLEMENT_FEATURES` no suffix row held. N31: a reef
 and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
-a given name first: :data:`GIVEN_NAME_HEADS`)."""
+a given name first: :data:`GIVEN_NAME_HEADS`). N35: the ridges and tablelands of the loess country (青冈+梁, 枣林+塬,
+and 峁) and the valley fields of the south (鹅公+冲), 冲 being a verb of rushing too (:data:`MOTION_SUFFIXES`)."""
 GIVEN_NAME_HEADS = frozenset(("岩",))
 """Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
 more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
@@ -1070,15 +1071,22 @@ SUFFIX_VERBS = frozenset("指铺扇锁钩盖挂封镇关印掌串")
 (指 point, 铺 spread, 锁 lock, 挂 hang, 关 shut): before 了 or 着, the aspect of a verb, they are the clause's verb glued
 to its subject (驼夫+指了指, 立冬+指着), never a name's end (N27)."""
 
+MOTION_SUFFIXES = frozenset("冲")
+"""N35: one-character suffixes that are verbs of motion too (冲 rush, toward): before :data:`MOTION_NEXT` they are the
+clause's verb (带人+冲下来, 四丫+冲他眨眼), never a place's end."""
+MOTION_NEXT = frozenset("上下进出回过起开来去着了向往到他她你我它")
+
 
 def _suffix_acts(lex: _Lexicon, line: str, start: int, end: int) -> bool:
     """Whether the one-character suffix at ``line[start:end]`` is the clause's verb with its aspect after it, not a
     name's end: a verb of the dictionary before 了, 着 or 过 (门柱+帮+了), or one of :data:`SUFFIX_VERBS` before 了 or
-    着 (驼夫+指+了指, 立冬+指+着). One test for every reader of a stem and a suffix."""
+    着 (驼夫+指+了指, 立冬+指+着), or one of :data:`MOTION_SUFFIXES` before a direction, an aspect or a pronoun
+    (带人+冲下来). One test for every reader of a stem and a suffix."""
     suffix, after = line[start:end], line[end:end + 1]
     if len(suffix) != 1:
         return False
-    return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS)
+    return (after in "了着过" and lex.tags.get(suffix, "")[:1] == "v") or (after in "了着" and suffix in SUFFIX_VERBS) \
+        or (bool(after) and after in MOTION_NEXT and suffix in MOTION_SUFFIXES)
 
 
 SUFFIX_AS_WORD = frozenset(("门口", "门前", "门脸", "门边", "门槛", "门框", "门板", "门帘", "门缝", "门楣", "乡下"))
@@ -1517,6 +1525,9 @@ SHOP_STEM_SIZES = (3, 2)
 SHOP_FILLER_FROM = 2
 """The fewest characters of a trade word that may follow one character of what the shop makes (双喜+烩+面馆); a
 one-character trade word (行, 栈) is read only right after the stem (李四+也+行 is no shop)."""
+SHOP_KIND_GOODS = 2
+"""N35: how many characters of what a shop sells may stand between its stem and a trade word when the two make a kind of
+shop the dictionary knows (光华+器材行, 永昌+五金行, 瑞蚨+绸布庄)."""
 PROPER_TAGS = ("nr", "ns", "nz", "nt")
 SHOP_STEM_OPENS = frozenset("同")
 """A lead of :data:`STEM_LEAD_BAD` (a preposition elsewhere: 同他) that opens shop names (同和, 同仁, 同福)."""
@@ -1530,11 +1541,16 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
     :data:`SHOP_TRADES` (同和+栈, 裕和祥+烧锅, 双喜+烩+面馆), where the draft (``said``) also says the stem without it:
     the shop's short name (同和是傅家甸有名的大车店, 德记的头家). The stem starts at a token boundary, holds no function
     character, opens with no verb-like lead, numeral or determiner, and is no common word (茶叶+铺, 村口+茶馆: a kind or
-    a place's part) unless a proper noun of the dictionary (双喜, 太平) or a rare one (丰乐); the trade word ends its token."""
+    a place's part) unless a proper noun of the dictionary (双喜, 太平), a rare one (丰乐) or a slogan of
+    :data:`SLOGAN_STEMS` (东风+照相馆, N35); the trade word ends its token. Between the stem and the trade word may stand
+    one character of what the shop makes (双喜+烩+面馆) or, where the two make a kind of shop the dictionary knows,
+    :data:`SHOP_KIND_GOODS` characters of it (光华+器材行, N35)."""
     for m in SHOP_TRADE.finditer(line):
         if m.end() < len(line) and m.end() not in bounds and CJK.fullmatch(line[m.end()]):
             continue  # the trade word goes on into another (行+动, 铺+开)
         fillers = (0, 1) if len(m.group()) >= SHOP_FILLER_FROM else (0,)
+        if lex.freq.get(line[m.start() - SHOP_KIND_GOODS:m.end()]):
+            fillers += (SHOP_KIND_GOODS,)  # 光华+器材行: the goods and the trade make a kind of shop of the dictionary
         for filler in fillers:
             found = False
             for size in SHOP_STEM_SIZES:
@@ -1545,7 +1561,8 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
                         or lex.freq.get(line[at:m.end()]) or lex.tags.get(stem, "").startswith(("s", "f", "t")) \
                     or (m.start() not in bounds and lex.freq.get(line[m.start() - 1:m.end()])):
                     continue
-                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem):
+                if lex.freq.get(stem) and not lex.tags.get(stem, "").startswith(PROPER_TAGS) and not lex.rare(stem) \
+                        and stem not in SLOGAN_STEMS:
                     continue  # 茶叶+铺: what it sells, a kind of shop
                 name = line[at:m.end()]
                 if said(stem) > said(name):
@@ -1708,6 +1725,112 @@ def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]
 
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
+GIVEN_ALONE_MIN = 3
+"""N35: how often a story must say a full name's given name alone (守仁 of 郝守仁) for it to vouch for the full name."""
+FOCUS_LEADS = frozenset("连")
+"""A surname that is the focus word of 连…都/也 too (连萤火都只叫她, 连针头也): before :data:`FOCUS_ENDS` it starts no name."""
+FOCUS_ENDS = frozenset("都也")
+SUBJECT_ACT_TAGS = frozenset("vdp")
+"""What a word standing after a subject may be tagged: a verb, an adverb, a preposition (俞向东坐了, 何满仓跟着)."""
+
+
+def _acts_next(lex: _Lexicon, after: str) -> bool:
+    """Whether ``after`` (the characters right after a word) opens what a subject does: an adverb of
+    :data:`SUBJECT_NEXT` or a word tagged as in :data:`SUBJECT_ACT_TAGS` (就背着, 坐了, 是在, 从县里)."""
+    return bool(after) and (after[0] in SUBJECT_NEXT or lex.tags.get(after[:2], "")[:1] in SUBJECT_ACT_TAGS
+                            or lex.tags.get(after[:1], "")[:1] in SUBJECT_ACT_TAGS)
+
+
+def _clause_subjects(lex: _Lexicon, text: str, size: int) -> Counter[str]:
+    """How often each word of ``size`` characters starts a clause of ``text`` and acts (:func:`_acts_next`): one
+    pass over the text for every word at once (what :func:`_subject` reads for one word)."""
+    acts: Counter[str] = Counter()
+    for at in range(len(text) - size):
+        if at and text[at - 1] not in CLAUSE_START:
+            continue
+        word = text[at:at + size]
+        if CJK.fullmatch(word) and _acts_next(lex, text[at + size:at + size + 2]):
+            acts[word] += 1
+    return acts
+
+
+SOUND_CHARS = frozenset("阿埃艾安昂奥巴拜班邦鲍贝本比彼毕宾波博伯布查达戴丹德迪蒂丁杜敦多厄恩尔法菲斐费芬弗福夫盖甘冈戈格根贡"
+                        "古圭哈汉豪赫亨胡怀惠霍基吉加贾杰捷卡凯坎康考柯科克肯库夸奎昆拉莱赖兰朗劳勒雷蕾里利莉丽列林琳隆"
+                        "卢鲁伦罗洛吕马玛迈麦曼梅门蒙米敏莫默姆穆纳娜奈南内妮尼宁纽努诺欧帕派潘庞佩彭皮珀普齐奇契乔切钦"
+                        "琼萨塞赛桑瑟森沙莎舍什施斯松苏索塔泰坦汤特滕提托图瓦万旺威韦维温沃乌伍西希锡谢辛休雅亚娅扬耶"
+                        "伊因尤约扎泽詹兹佐卓茨丝黛")
+"""N35: the characters Chinese writes foreign sounds with (the common transliteration syllables: 伊, 万, 诺, 夫, 瓦,
+西, 耶, 洛, 佩, 斯): a run of them only, several times the same, is a foreign name (伊万诺夫, 瓦西里耶夫, 洛佩斯)."""
+SOUND_MARKS = frozenset("斯尔夫诺娜娅耶蒂莱佩萨玛瓦索莉茨琳洛丝黛")
+"""Of :data:`SOUND_CHARS`, the ones native words seldom hold: a transliterated run holds one (维+持 holds none)."""
+SOUND_RUN_MIN = 3
+SOUND_RUN_LONGEST = 8
+
+
+def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of each foreign name written by sound (N35): a whole run of
+    :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_LONGEST` characters, one of
+    :data:`SOUND_MARKS` among them, said as that same run at least twice; a rare name of the dictionary or none
+    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔)."""
+    runs: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        col, size = 0, len(line)
+        while col < size:
+            if line[col] not in SOUND_CHARS:
+                col += 1
+                continue
+            end = col
+            while end < size and line[end] in SOUND_CHARS:
+                end += 1
+            run = line[col:end]
+            if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_LONGEST and set(run) & SOUND_MARKS:
+                runs[run] += 1
+                first.setdefault(run, (i, col))
+            col = end
+    for run, n in runs.items():
+        if n >= 2 and not lex.common(run) and not lex.tags.get(run, "").startswith("ns"):
+            yield run, first[run][0], first[run][1]
+
+
+def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of someone introduced by full name and called by given name after (N35):
+    a surname (any of :data:`ALL_SURNAMES`) and two characters, said where a name stands -- opening a clause and
+    acting (，俞向东坐了), or right after a word for someone (闺蜜陶乐乐, 他闺女宫念念) -- whose two last
+    characters the story says alone at least :data:`GIVEN_ALONE_MIN` times, more often than the whole, and at
+    least twice as the subject of a clause (守仁就, 海燕拖着). The given name's own acts vouch for it whatever its
+    characters (向东, 水生, 海燕 are dictionary words too); a surname that is a preposition too stays one where no
+    clause opens before it (便向宝琴说道, 一路向东)."""
+    text = "\n".join(lines)
+    pairs: Counter[str] = Counter(text[at:at + 2] for at in range(len(text) - 1))
+    triples: Counter[str] = Counter(text[at:at + 3] for at in range(len(text) - 2))
+    subjects = _clause_subjects(lex, text, 2)
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        for col, ch in enumerate(line[:-2]):
+            if ch not in ALL_SURNAMES:
+                continue
+            name = line[col:col + 3]
+            if name in seen or not CJK.fullmatch(name):
+                continue
+            given = name[1:]
+            alone = pairs[given] - triples[name]
+            if alone < GIVEN_ALONE_MIN or alone <= triples[name] or subjects[given] < 2:
+                continue
+            if ch in FOCUS_LEADS and line[col + 3:col + 4] in FOCUS_ENDS:
+                continue  # ，连萤火都只叫: 连…都, the focus, and a nickname
+            only_surname = lex.tags.get(ch) == "nr" and ch not in FOCUS_LEADS
+            opens = (col == 0 or line[col - 1] in CLAUSE_START) and _acts_next(lex, line[col + 3:col + 5])
+            if not only_surname and not opens and not (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])):
+                continue
+            if lex.common(name) or set(given) & (KIN_CHARS | FUNCTION) or _someone_word(lex, given) or given in STOP:
+                continue
+            if any(lex.common(line[a:a + 4]) for a in (col - 1, col) if a >= 0 and len(line[a:a + 4]) == 4):
+                continue  # 一+叶知秋: the end of an idiom, the word said alone after it is someone else's
+            seen.add(name)
+            yield name, i, col
+
+
 
 
 def _subject(lex: _Lexicon, lines: list[str], name: str) -> bool:
@@ -3178,6 +3301,15 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _introduced_candidates(lex, lines[i]):
             c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
             c.kind, c.shape, c.context = "人物", max(c.shape, 1), True
+    for name, i, col in _transliterated_candidates(lex, lines):  # 伊万诺夫 (N35)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
+        c.shape = 2
+    called_by_given: set[str] = set()  # 白水生 … 水生: no adjective and a common word (:func:`_described`)
+    for name, i, col in _given_alone_candidates(lex, lines):  # 郝守仁 … 守仁就 (N35)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+        if c.kind == "人物":
+            c.shape, c.context = max(c.shape, 1), True
+            called_by_given.add(name)
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -3318,7 +3450,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
     named = {name for name, c in candidates.items() if c.named}
-    out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
+    out = [n for n in out if n.name not in fragments
+           and (n.name in named or n.name in called_by_given or not _described(lex, n, whole, text))]
     in_verse = list(map(_verse, lines))  # each line read once, for the verse and the prose
     verse = list(compress(lines, in_verse))
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
