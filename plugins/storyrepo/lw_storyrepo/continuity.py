@@ -422,10 +422,13 @@ KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已�
 """The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a verb of
 taking along or keeping, done (了) or lasting (着), with no giving back (放回, 还给) in it (H13, stop 60)."""
 LEFT_AWAY = (r"(?:留|丢|落|忘|寄|押|当|扔|撂|存)在[^。！？!?“”，,；;\n]{1,10}"
-             r"|(?:送|借|交|留|卖|赔|让|传|托)给[^。！？!?“”，,；;\n]{1,6}?了|送人了|(?:当|卖|押|丢|送)(?:掉)?了")
+             r"|(?:送|借|交|留|卖|赔|让|传|托)给[^。！？!?“”，,；;\n]{1,6}?了|送人了|(?:当|卖|押|丢|送)(?:掉)?了"
+             r"|(?:自即日起|自今日起|从今[天日]起|即日起|今[天日]起)?(?:转交|移交|交)(?:给|与|由)?[^。！？!?“”，,；;\n]{1,6}?"
+             r"(?:保管|收管|掌管|收执|代管|看管|管着|收着)")
 """What a holder says of their own thing that puts it out of their hands now (H13, stop 60): left, lost, pawned or
-stored at a place (留在账房抽屉里, 落在家里), or handed to another and done (送给他了, 交给小王了), or pawned, sold, lost
-(当了, 卖掉了) — an open class of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`."""
+stored at a place (留在账房抽屉里, 落在家里), or handed to another and done (送给他了, 交给小王了), pawned, sold, lost
+(当了, 卖掉了), or handed over into another's keeping from today (a note or a log's line: 自即日起交小王保管) — an open class
+of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`."""
 KEEPING_NOT_NOW = re.compile(r"要|想|打算|准备|得|该|会|别|莫|不|没|过|吗|么|呢|是不是|如果|要是|假如|若")
 """Words between the thing and the end of its keeping clause that make it no fact of now: a plan, a wish, a refusal,
 a done-before (借给过), a question or a supposition (:func:`_kept_away`)."""
@@ -5853,9 +5856,49 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     owner = m.group("owner")
     if m.group("keeper") is not None or m.group("holds") is not None:
         return (speaker, "kept") if speaker != holder and owner not in MINE_SPEAKERS else None
-    if owner in MINE_SPEAKERS and speaker == holder:
+    if (owner is None or owner in MINE_SPEAKERS) and speaker == holder:  # 我那架…, or the holder's words naming no owner
         return holder, "left"
     return None
+
+
+def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_sentence: str, lines: list[str], i: int,
+                   col: int, first_line: int, speakers: dict[int, list[Any]], names: re.Pattern[str],
+                   aliases: dict[str, str], owners: dict[str, str], by_length: list[str],
+                   changed: set[tuple[str, str]]) -> list[Finding]:
+    """The 持有 findings of the words of ``sentence`` (line ``i``, column ``col``; ``said_sentence`` as written) that say
+    where a known thing is now (``keeping``: :func:`_kept_away`), unless the draft's changes or an earlier taking
+    (``changed``: ``(who, thing)``) already say so, or the clause is a time gone, a supposition, a plan, a done-before or
+    a question (:data:`MINE_BEFORE_NOT_NOW`, :data:`NOT_NOW`, :data:`KEEPING_NOT_NOW`, :data:`KEEPING_AFTER_NOT_NOW`)
+    (H13, stop 60)."""
+    out = []
+    for m in keeping.finditer(sentence):
+        at = col - 1 + m.start("thing")
+        clause_start = max(sentence.rfind(mark, 0, m.start()) for mark in "，,：:；;“") + 1
+        clause_end = CLAUSE_END.search(sentence, m.end())
+        if not quoted_at(lines[i], at) or MINE_BEFORE_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or KEEPING_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), len(sentence) if clause_end is None else clause_end.start()) \
+                or (clause_end is not None and clause_end.group() in "？?"):
+            continue
+        item = _canonical(m.group("thing"), world.items, by_length)
+        speaker = _writer_of(lines, i, at, names, aliases) or _speaker_at(speakers.get(i, ()), lines[i], at, False)
+        read = _kept_away(m, speaker, owners.get(item))
+        if read is None or read[0] not in world.cards or (read[0], item) in changed:
+            continue
+        who, how = read
+        held = world.holdings()[who]
+        named_at = lines[i].find(m.group("thing"), col - 1) + 1 or col
+        if how == "kept" and item not in held:
+            out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）"
+                               f"（它在{owners[item]}的持有里），{who}的话却说它在自己那里{ANSWER_MARK}本章交到{who}手里就在设定变更写"
+                               f"「{who}.持有+{item}」；都不是就改写这句", first_line + i, named_at,
+                               said_sentence.strip()[:60], Subject("持有", who, item)))
+        elif how == "left":
+            out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），{who}的话却说它已不在自己手上"
+                               f"{ANSWER_MARK}本章交出去了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
+                               first_line + i, named_at, said_sentence.strip()[:60], Subject("持有", who, item)))
+    return out
 
 
 def _holder_near(holder: str | None, listed: set[str], named_near: Callable[[int], frozenset[str]], i: int) -> bool:

@@ -4,8 +4,9 @@
   a measure word and its looks between) then a verb of lying or being put somewhere (在, 锁在, 收在, 藏在 …:
   :data:`lw_storyrepo.continuity.KEPT_AT`) and 我 with any place word of theirs (我箱子里, 俺柜上, 我这儿:
   :data:`lw_storyrepo.continuity.KEEPER_PLACE`): the speaker keeps it, so a speaker who is not its card holder has it.
-- **Out of its holder's hands.** Its holder says 我那X then a verb of parting with it by a place or a receiver (留在…,
-  落在…, 押在…, 送给…了, 借给…了, 当了: :data:`lw_storyrepo.continuity.LEFT_AWAY`): the card still says they hold it.
+- **Out of its holder's hands.** Its holder says 我那X (or the thing with no owner word) then a verb of parting with it
+  by a place or a receiver (留在…, 落在…, 押在…, 送给…了, 借给…了, 当了, 自即日起交…保管:
+  :data:`lw_storyrepo.continuity.LEFT_AWAY`): the card still says they hold it.
 - **A signed note or letter is its writer's words.** Words closing on a name as a sentence of its own (…。老周。”), or a
   letter whose later paragraph closes on a name and 顿首/谨上 …, are that person's, whoever reads them aloud
   (:func:`lw_storyrepo.continuity._writer_of`).
@@ -110,6 +111,17 @@ def test_no_fact_of_now_or_its_holders_own_place_stays_silent() -> None:
                  "苏禾那只秒表在我箱子里躺了一夜。",  # the narration (its 我 no one's words)
                  "苏禾说：“我那只秒表借给过阿满。”"):  # lent once
         assert _held(body) == [], body
+
+
+def test_a_holders_note_handing_it_into_anothers_keeping_is_caught() -> None:
+    # a log's line signed by its holder, no owner word before the thing: handed over from today
+    body = "阿满翻开值班簿，最后一行写着：“九月二日：秒表自即日起交老周保管，掐时找他。苏禾。”"
+    assert _by(_held(body), "苏禾", "秒表")
+    body = "阿满翻开值班簿，最后一行写着：“秒表从今天起移交阿满看管。苏禾。”"  # held out per word: 移交, 看管
+    assert _by(_held(body), "苏禾", "秒表")
+    # signed by another than its holder: not the holder's words, and no keeping of the writer's
+    body = "阿满翻开值班簿，最后一行写着：“秒表自即日起交老周保管。阿满。”"
+    assert not _by(_held(body), "苏禾", "秒表")
 
 
 def test_a_vocative_after_a_comma_signs_nothing() -> None:
