@@ -8,7 +8,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
   whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
   (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose); a verb closed by 的 right
-  before the thing (母亲留下的芯片) says whose it was, not a use;
+  before the thing (母亲留下的芯片) says whose it was, not a use; someone's words saying where a known thing is now — in
+  the speaker's keeping place (东家那方铜印在我抽屉里) or out of its holder's hands by the holder's own words (我那架望远镜
+  送给他了; a signed note or letter is its writer's words) — against the cards (:func:`_kept_away`);
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter (words
   written down before, 是阿爸写的：…, or reported or mimicked inside another's quote are no voice at all);
@@ -5831,7 +5833,9 @@ def _writer_of(lines: list[str], i: int, at: int, names: re.Pattern[str], aliase
     None when nothing signs them: a vocative after a comma (…是不是，老周。”) signs nothing (H13, stop 60)."""
     line = lines[i]
     close = line.find("”", at)
-    words = line[line.rfind("“", 0, at) + 1:close if close >= 0 else len(line)]
+    end = close if close >= 0 else len(line)
+    # a signature closes the words: their last LOOK_BACK characters are read, not the whole of a long quote
+    words = line[max(line.rfind("“", 0, at) + 1, end - LOOK_BACK):end]
     signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?[。.]?\s*$")
     m = signed.search(words)
     if m is not None:
