@@ -8,7 +8,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
   whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
   (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose); a verb closed by 的 right
-  before the thing (母亲留下的芯片) says whose it was, not a use;
+  before the thing (母亲留下的芯片) says whose it was, not a use; someone's words saying where a known thing is now — in
+  the speaker's keeping place (东家那方铜印在我抽屉里) or out of its holder's hands by the holder's own words (我那架望远镜
+  送给他了; a signed note or letter is its writer's words) — against the cards (:func:`_kept_away`);
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter (words
   written down before, 是阿爸写的：…, or reported or mimicked inside another's quote are no voice at all);
@@ -344,7 +346,7 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
                      r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回|" + alternation(SEEING_WORDS))
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
-ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面"
+ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面方尊口卷册幅轴管锭挺具座艘匹封套领枝盒瓶"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 DESCRIBED_KIND = ITEM_KIND + "片"
 """Measure words that may open a description said between a hand act and a known thing (拿起那片…的竹口弦)."""
@@ -411,6 +413,38 @@ _WORDS_SENTENCE_END = re.compile(f"[{SENTENCE_STOPS}”]")
 MINE_BEFORE_NOT_NOW = re.compile(rf"(?:{PAST_TIME}|要是|如果|假如|倘若|若是|像|比|跟|和|同|与|原本|原先|原来|本来)")
 """What may stand before 我 in the clause of a thing the speaker calls their own that makes it no claim of now: a time gone,
 a wish or a supposition, a comparison (你那把跟我那把…), what it was once (你手上那只，原本是我那只): :func:`_claims_own`."""
+KEPT_AT = r"(?:照旧|还|就|都|正|一直)?(?:在|放在|锁在|收在|搁在|存在|藏在|压在|塞在|揣在)"
+"""Verbs of a thing lying in a keeping place now (在, 锁在, 收在 …), an adverb of still-so before them: what
+:data:`KEEPER_PLACE` follows in :func:`_kept_away` (H13, stop 60)."""
+KEEPER_PLACE = rf"(?P<keeper>{alternation(MINE_SPEAKERS)})(?:这儿|这里|这边|手上|手里|身上|家里?|屋里|[^。！？!?“”，,；;\n]{{0,5}}?[里上下])"
+"""The speaker's own keeping place after :data:`KEPT_AT` (在我抽屉里, 锁在俺柜里, 在我这儿, 在我身上): an open class — 我 and
+any place word ending in 里/上/下 — not the drawers and boxes seen (H13, stop 60)."""
+KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?(?:带|拿|收|揣|锁|藏|存|留)"
+                r"(?:(?![回给还])[^。！？!?“”，,；;\n]){0,6}?[了着]")
+"""The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a verb of
+taking along or keeping, done (了) or lasting (着), with no giving back (放回, 还给) in it (H13, stop 60)."""
+LEFT_AWAY = (r"(?:留|丢|落|忘|寄|押|当|扔|撂|存)在[^。！？!?“”，,；;\n]{1,10}"
+             r"|(?:送|借|交|留|卖|赔|让|传|托)给[^。！？!?“”，,；;\n]{1,6}?了|送人了|(?:当|卖|押|丢|送)(?:掉)?了"
+             r"|(?:自即日起|自今日起|从今[天日]起|即日起|今[天日]起)?(?:转交|移交|交)(?:给|与|由)?[^。！？!?“”，,；;\n]{1,6}?"
+             r"(?:保管|收管|掌管|收执|代管|看管|管着|收着)")
+"""What a holder says of their own thing that puts it out of their hands now (H13, stop 60): left, lost, pawned or
+stored at a place (留在账房抽屉里, 落在家里), or handed to another and done (送给他了, 交给小王了), pawned, sold, lost
+(当了, 卖掉了), or handed over into another's keeping from today (a note or a log's line: 自即日起交小王保管) — an open class
+of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`."""
+KEEPING_NOT_NOW = re.compile(r"要|想|打算|准备|得|该|会|别|莫|不|没|过|吗|么|呢|是不是|如果|要是|假如|若")
+"""Words between the thing and the end of its keeping clause that make it no fact of now: a plan, a wish, a refusal,
+a done-before (借给过), a question or a supposition (:func:`_kept_away`)."""
+KEEPING_AFTER_NOT_NOW = re.compile(r"过|吗|么|呢|没有|不成|不")
+"""What may follow a thing's keeping place in its clause that makes it no fact of now: a done-before (放过一阵), a question
+(在我这儿吗), a denial (:func:`_kept_findings`)."""
+CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
+"""Where a clause of someone's words ends (the mark found tells a question: ？)."""
+SIGN_OFF = r"顿首|手书|手启|谨上|敬上|拜上|谨启|亲笔|上|字|留|书"
+"""The words a letter or a note closes on after its writer's name (守仁顿首, 老周字): who wrote them (:func:`_writer_of`)."""
+LETTER_DATE = r"[一二三四五六七八九十廿卅〇零0-9]{1,3}月[初一二三四五六七八九十廿卅0-9]{1,3}[日号]?"
+"""A month and day after a letter's signature (姐，七月廿八。): :func:`_writer_of` reads the name before it."""
+STRICT_SIGN_OFF = r"顿首|手书|谨上|敬上|拜上|谨启|亲笔"
+"""Sign-offs that only a letter closes on: read in the paragraphs after the words, the rest of the same letter."""
 OTHER_PERSON = re.compile(rf"{HE_ONE}|你|您")
 """Another person than the speaker, by a pronoun (a name is read by the book's names)."""
 TAKEN_BY = re.compile(r"[^，,]{0,4}?(?:拿|偷|抢|借|用|摸|取|收|藏|弄|卖|当|戴|揣|抱|扔|砸|摔|占)")
@@ -1467,6 +1501,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # says it has it now, unless :func:`_claims_own` reads it as past, given away, supposed or another's act (H12, stop 59)
         mine = re.compile(rf"(?<![自忘])(?:{alternation(MINE_SPEAKERS)})(?!们)的?(?:[^。！？“”，,：:\n的这那]{{1,3}}?[上里])?"
                           rf"(?:[这那]一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})")
+        # “东家那方铜印在我抽屉里”, “我那架望远镜送给谭宝山了”: the words say where a known thing is now — in the speaker's
+        # keeping place, or out of its holder's hands (:func:`_kept_away`, H13, stop 60)
+        keeping = re.compile(rf"(?P<owner>{names.pattern}|{alternation(MINE_SPEAKERS)})?(?:的|[那这]一?[{ITEM_KIND}])?"
+                             rf"(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})[\u3000\s]*"
+                             rf"(?P<verb>{KEPT_AT}{KEEPER_PLACE}|{KEEPER_HOLDS}|{LEFT_AWAY})")
+        dropped = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "-"}
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
         voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
                                                   sorted(v.column - 1 for v in speakers.get(i, ()))))
@@ -1583,6 +1623,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                         m.group("thing")) for m in mine.finditer(sentence)
                        if MINE_POINTED.match(said_sentence, m.start())] if i in speakers else []
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
+            out += _kept_findings(world, keeping, sentence, said_sentence, lines, i, col, first_line, speakers, names,
+                                  aliases, owners, by_length, given | got | dropped)
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
@@ -5781,6 +5823,86 @@ def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], l
     if getattr(voice, "guessed", False) and holder_near(holder):
         return None
     return str(voice.speaker)
+
+
+def _writer_of(lines: list[str], i: int, at: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
+    """Who wrote the quoted words holding position ``at`` of line ``i`` when they are a signed letter or note: the
+    words close on a name of the book standing as a sentence of its own (…以后就是他的。黄振江。”, …守仁顿首。”,
+    …姐，七月廿八。”; a :data:`SIGN_OFF` and a :data:`LETTER_DATE` may follow it), or a quote of the next
+    :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on).
+    None when nothing signs them: a vocative after a comma (…是不是，老周。”) signs nothing (H13, stop 60)."""
+    line = lines[i]
+    close = line.find("”", at)
+    end = close if close >= 0 else len(line)
+    # a signature closes the words: their last LOOK_BACK characters are read, not the whole of a long quote
+    words = line[max(line.rfind("“", 0, at) + 1, end - LOOK_BACK):end]
+    signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?[。.]?\s*$")
+    m = signed.search(words)
+    if m is not None:
+        return aliases.get(m.group(1), m.group(1))
+    letter = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{STRICT_SIGN_OFF})[。.]?\s*”")
+    for later in itertools.islice((lines[k] for k in range(i + 1, len(lines)) if lines[k].strip()), HOLDER_NEAR):
+        m = letter.search(later)
+        if m is not None:
+            return aliases.get(m.group(1), m.group(1))
+    return None
+
+
+def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tuple[str, str] | None:
+    """What the words matched by ``m`` (a known thing, then :data:`KEPT_AT` and :data:`KEEPER_PLACE`,
+    :data:`KEEPER_HOLDS` or :data:`LEFT_AWAY`) say of who has it now, against its card ``holder`` and the words'
+    ``speaker`` (their writer when they are signed): ``(who, how)`` — the speaker keeping another's thing (东家那方铜印
+    在我抽屉里, 爹那杆戥子我带到上海来了: how ``"kept"``, who the speaker), or its holder telling it out of their hands
+    (我那架望远镜送给他了, 我那方图章留在账房抽屉里: how ``"left"``, who the holder) —; None when it says neither or
+    the speaker is unknown (H13, stop 60)."""
+    if speaker is None or holder is None or KEEPING_NOT_NOW.search(m.group("verb")):
+        return None
+    owner = m.group("owner")
+    if m.group("keeper") is not None or m.group("holds") is not None:
+        return (speaker, "kept") if speaker != holder and owner not in MINE_SPEAKERS else None
+    if (owner is None or owner in MINE_SPEAKERS) and speaker == holder:  # 我那架…, or the holder's words naming no owner
+        return holder, "left"
+    return None
+
+
+def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_sentence: str, lines: list[str], i: int,
+                   col: int, first_line: int, speakers: dict[int, list[Any]], names: re.Pattern[str],
+                   aliases: dict[str, str], owners: dict[str, str], by_length: list[str],
+                   changed: set[tuple[str, str]]) -> list[Finding]:
+    """The 持有 findings of the words of ``sentence`` (line ``i``, column ``col``; ``said_sentence`` as written) that say
+    where a known thing is now (``keeping``: :func:`_kept_away`), unless the draft's changes or an earlier taking
+    (``changed``: ``(who, thing)``) already say so, or the clause is a time gone, a supposition, a plan, a done-before or
+    a question (:data:`MINE_BEFORE_NOT_NOW`, :data:`NOT_NOW`, :data:`KEEPING_NOT_NOW`, :data:`KEEPING_AFTER_NOT_NOW`)
+    (H13, stop 60)."""
+    out = []
+    for m in keeping.finditer(sentence):
+        at = col - 1 + m.start("thing")
+        clause_start = max(sentence.rfind(mark, 0, m.start()) for mark in "，,：:；;“") + 1
+        clause_end = CLAUSE_END.search(sentence, m.end())
+        if not quoted_at(lines[i], at) or MINE_BEFORE_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or KEEPING_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
+                or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), len(sentence) if clause_end is None else clause_end.start()) \
+                or (clause_end is not None and clause_end.group() in "？?"):
+            continue
+        item = _canonical(m.group("thing"), world.items, by_length)
+        speaker = _writer_of(lines, i, at, names, aliases) or _speaker_at(speakers.get(i, ()), lines[i], at, False)
+        read = _kept_away(m, speaker, owners.get(item))
+        if read is None or read[0] not in world.cards or (read[0], item) in changed:
+            continue
+        who, how = read
+        held = world.holdings()[who]
+        named_at = lines[i].find(m.group("thing"), col - 1) + 1 or col
+        if how == "kept" and item not in held:
+            out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）"
+                               f"（它在{owners[item]}的持有里），{who}的话却说它在自己那里{ANSWER_MARK}本章交到{who}手里就在设定变更写"
+                               f"「{who}.持有+{item}」；都不是就改写这句", first_line + i, named_at,
+                               said_sentence.strip()[:60], Subject("持有", who, item)))
+        elif how == "left":
+            out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），{who}的话却说它已不在自己手上"
+                               f"{ANSWER_MARK}本章交出去了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
+                               first_line + i, named_at, said_sentence.strip()[:60], Subject("持有", who, item)))
+    return out
 
 
 def _holder_near(holder: str | None, listed: set[str], named_near: Callable[[int], frozenset[str]], i: int) -> bool:
