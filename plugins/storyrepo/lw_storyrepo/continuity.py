@@ -686,14 +686,18 @@ def dates_of_death(characters: dict[str, dict[str, Any]],
     return died, days
 
 
-ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
-                     r"(?:(?:走|死|没|过世|去世|不在)了?|(?:那天|那年|那夜|以来)?到(?:今儿|今天|今日|如今|现在)[，,]?)"
-                     r"(?P<nearly>快|将近|差不多|都|已经|整整|有)?)"
+DEATH_VERBS = "走|死|没|过世|去世|不在|出事|遇难|遇害|下葬|出殡|落水"
+"""The verbs a count of time since a death follows (走了, 出事, 落水): :data:`ELAPSED`'s and :data:`DAYS_PASSED`'s."""
+EXACTLY = ("整整", "足足", "正好", "刚好", "满")
+"""What makes a count of time exact (整整一年, 足足三个月): no more than a month's slack (T9, stop 60)."""
+ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
+                     rf"(?:(?:{DEATH_VERBS})了?(?:以来|之后|以后)?[，,]?|(?:那天|那年|那夜|以来)?到(?:今儿|今天|今日|如今|现在)[，,]?)"
+                     rf"(?:也|都|已经|就)?(?P<nearly>快|将近|差不多)?(?P<exact>{alternation(EXACTLY)})?(?:都|已经|有)?)"
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
-(你阿爷走了快两年了): with the dead named in the sentence, since their death."""
-DAYS_PASSED = re.compile(r"(?:走|死|没|过世|去世|不在|出事|遇难|遇害|下葬|出殡|落水)了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
-                         r"(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有|才|刚|刚好|正好|满)*"
+(你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
+DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
+                         rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
 """Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天): with the dead
 named right before the verb, since the day their card dates the death; not a journey of days (走了十天的山路)."""
@@ -4083,7 +4087,8 @@ def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> s
 def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                  first_line: int) -> list[Finding]:
     """书内时间: years said passed (:data:`ELAPSED`) in a sentence naming one dead character, more than the
-    in-book date allows since their card's death (a year and twelve days called 两年多)."""
+    in-book date allows since their card's death (a year and twelve days called 两年多; a count said exactly,
+    :data:`EXACTLY`, with a month's slack: 整整一年 seven months on)."""
     read = book_time(now)
     if read is None or read[1][0] is None or read[1][1] is None:
         return []
@@ -4101,7 +4106,8 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
         if d_era != era:
             continue
         months = (year - d_year) * 12 + (month - d_month)  # type: ignore[operator]
-        if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + 6:
+        slack = 1 if m.group("exact") and not m.group("more") else 6  # 整整一年 is twelve months, give or take one
+        if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + slack:
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
                                f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -4332,14 +4338,21 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
 
 ARRIVING = frozenset("到来回靠抵返进")
 """A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
+COMING_WORDS = ("下来", "上来", "过来", "赶来", "赶到", "找来", "找上门", "上门", "登门", "光临", "莅临", "驾到",
+                "下到", "下队", "下乡", "下厂", "下连", "下县", "下基层")
+"""Comings whose first character is no coming of its own (:data:`ARRIVING`): a party coming down from above (检查组下来,
+工作组下队, 下乡, 下厂), over or up (过来, 上来), hurrying (赶到) or calling (登门, 光临; T9, stop 60)."""
+COMING = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WORDS)}")
+"""A doing that opens on a coming (:data:`ARRIVING`, :data:`COMING_WORDS`)."""
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
 COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
-                         rf"(?P<verb>[{''.join(sorted(ARRIVING))}][^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
+                         rf"(?P<verb>(?:{COMING.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
-就到了, 我大爷后儿个就到了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming (:data:`ARRIVING`):
+就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming
+(:data:`COMING`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
 """The fewest characters of a comer's leading part that may name them inside a dated event's words (御史 of 御史老爷 in
@@ -4351,7 +4364,7 @@ def _ways_differ(doing: str, other: str) -> bool:
     """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
     (:data:`LEAVING`): 靠岸 and 离港回国 are two events, whatever day the one is dated (R55 on T4)."""
     def way(d: str) -> str:
-        return "leave" if LEAVING.match(d) else "come" if d[:1] in ARRIVING else ""
+        return "leave" if LEAVING.match(d) else "come" if COMING.match(d) else ""
     ways = {way(doing), way(other)}
     return ways == {"leave", "come"}
 
@@ -4374,7 +4387,7 @@ def _comes_in(what: str, who: str) -> bool:
     """Whether a dated event's words ``what`` name the comer ``who`` (:func:`_comer_at`) right before a coming
     (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
     at = _comer_at(what, who)
-    return at is not None and what[at[1]:at[1] + 1] in ARRIVING  # "" (the words' end) is no coming
+    return at is not None and COMING.match(what, at[1]) is not None  # the words' end is no coming
 
 
 def _owned_by_another(what: str, who: str) -> bool:
@@ -4393,10 +4406,10 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
 ``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
-    comes = set(verb) & ARRIVING
+    comes = set(verb) & ARRIVING or COMING.search(verb) is not None
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what and not _owned_by_another(what, who))
-             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
+             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and (set(what[:2]) & ARRIVING or COMING.match(what))))}
     if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
         found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
