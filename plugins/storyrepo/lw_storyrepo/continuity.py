@@ -1227,11 +1227,17 @@ WEEKDAY_AFTER = re.compile(r"(?<![\s，,（(])[\s，,（(]*(?:星期|礼拜|周)
 commas begins (a later start in the run finds the same end, and the first start wins): tried at each of the
 run's characters, a run of tens of thousands without a weekday was read again from each (the square of its
 length)."""
-YEAR = re.compile(r"(?:^|(?<=[\d〇零一二三四五六七八九十]))([^\d〇零一二三四五六七八九十]*)([\d〇零一二三四五六七八九十]{1,5})\s*年")
-"""The first year of an in-book time (大历1023年): the era before it, its numeral. Tried only at the start and after
+YEAR = re.compile(r"(?:^|(?<=[\d〇零一二三四五六七八九十]))([^\d〇零一二三四五六七八九十]*)([\d〇零一二三四五六七八九十]{1,5}|元)\s*年")
+"""The first year of an in-book time (大历1023年; a reign's first, 乾隆元年, is its year 1: T9, stop 60): the era before
+it, its numeral. Tried only at the start and after
 a numeral (a later start in the same stretch of other characters finds the same year, and the first start wins):
 tried at each character, a time of tens of thousands of characters and no year was read again from each (the
 square of its length, a minute for a 书内时间 of the draft's cap)."""
+
+
+def _year_of(numeral: str) -> int | None:
+    """The year a year's numeral names (:data:`YEAR`): 元 is the first."""
+    return 1 if numeral == "元" else _cn_int(numeral)
 
 
 def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:
@@ -1248,7 +1254,7 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     era = ""
     ym = YEAR.search(text)
     if ym:
-        era, year = ym.group(1).strip(), _cn_int(ym.group(2))
+        era, year = ym.group(1).strip(), _year_of(ym.group(2))
     else:
         lead = re.match(r"([^\d]*?)(\d{3,5})", text)
         if lead:
@@ -1304,7 +1310,7 @@ def _span(text: str) -> tuple[str, int | None, tuple[int, int] | None, tuple[int
             months = dict(SEASONS)[word]
             if read is None:
                 lead = YEAR.match(text)
-                era, year = (lead.group(1).strip(), _cn_int(lead.group(2))) if lead else ("", None)
+                era, year = (lead.group(1).strip(), _year_of(lead.group(2))) if lead else ("", None)
             elif era.endswith(word):
                 era = era[:-len(word)].strip()
     if months is not None and months[0] == months[1]:
@@ -1830,7 +1836,7 @@ DUTY_HOLDER = "人|员|者|官"
 SIGNED_AFTER = ("经手", "亲书", "亲笔书", "签发", "签收", "验收", "监收", "当值", "值班", "值夜", "带班", "押运")
 """A name's own act written after it at a document's foot (…，邓某经手。; 某某亲书于…): done where and when it was made.
 A letter's or a petition's close (拜上, 顿首, 手书, 具) is not one: a letter is written far away by its nature."""
-DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=[\d〇零一二三四五六七八九十]{1,5}年))?(?:[\d〇零一二三四五六七八九十]{1,5}年)?"
+DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=(?:[\d〇零一二三四五六七八九十]{1,5}|元)年))?(?:(?:[\d〇零一二三四五六七八九十]{1,5}|元)年)?"
                            r"(?:正|冬|腊|十[一二]|1[0-2]|[1-9一二三四五六七八九十])月"
                            r"(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|三十一?|二十[一二三四五六七八九]?|"
                            r"十[一二三四五六七八九]?|[一二三四五六七八九]|[12]\d|3[01]|[1-9])(?![\d〇零一二三四五六七八九十])[日号]?")
@@ -1982,6 +1988,10 @@ DOCUMENT_FOOT = re.compile(rf"[，,。；;！？!?\s](?P<foot>(?P<date>{_DATE})[
                            rf"(?P<date2>{_DATE}))[。.]?\s*$")
 """A written piece's foot: its date beside a signature of a few characters, ending it (…兴许能在天津见着你。道光二十三年四月初十，
 弟生子。; …儿家栋叩上，十二月二日。): the day it was written."""
+DATE_FOOT = re.compile(rf"[，,。；;]\s*(?P<date>(?=[^，,。；;\s]{{0,4}}?(?:[\d〇零一二三四五六七八九十]{{1,5}}|元)年){_DATE})[。.]?\s*$")
+"""A written piece's foot that is its full date alone, year and all, as its last clause (…当钱二百文，乾隆元年三月十六日。;
+…井深一千米，1978年10月12日。): the day it was made, whoever made it (T9, stop 60; a foot with a signature is
+:data:`DOCUMENT_FOOT`'s)."""
 ISSUED = re.compile(rf"^\s*(?P<date>{_DATE})[^，,。：:“”\n]{{0,2}}[，,]?\s*[\u4e00-\u9fff]{{0,6}}?(?:谕|示|告|启|令|札|批|通知|布告|告示)[：:]")
 """A notice's head: its date, then who issues it and the word of issuing before a colon (五月十一日，东家谕：…): the day it
 was issued."""
@@ -2006,7 +2016,9 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
     (:data:`ISSUED`) or signed on a day after the in-book day. A foot is read only in a quote framed as a written piece
     (:data:`DOCUMENT_FRAME` before it, or :data:`DONE_WRITING` after it), its signature looking like one (:func:`_signs`),
     and not dated the lunar way in a Gregorian book (:data:`LUNAR_DAY`); a piece received or looked at
-    (:data:`RECEIVED`) is not written now (R59 on D1). A date heading a piece written now may be the day a
+    (:data:`RECEIVED`) is not written now (R59 on D1). A piece ending on its full date alone (:data:`DATE_FOOT`) in a
+    quote framed as a written piece is read for a day after the in-book day only (T9, stop 60: a ticket's stub written
+    today dated three days on). A date heading a piece written now may be the day a
     statement tells of or an invitation's to come (a log's entry is :func:`_entry_dated`'s), a date in its body is the
     day it tells of; a piece read, copied or found is an old one."""
     today = _dated_today(now)
@@ -2035,6 +2047,13 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
             own = [(m.start(), m.group()) for m in (head,) if m is not None and len(body) - m.end() >= DOCUMENT_HEAD_SPAN]
             if foot is not None:
                 own.append((foot.start("foot"), foot.group("date") or foot.group("date2")))
+            # a foot that is a date alone: read only for a day still to come (who made it, and when, is unsaid)
+            alone = DATE_FOOT.search(body) if foot is None and DOCUMENT_FRAME.search(before) else None
+            if alone is not None and (alone.start("date") <= DOCUMENT_HEAD_SPAN
+                                      or (not lunar_book and LUNAR_DAY.search(alone.group("date")))):
+                alone = None
+            if alone is not None:
+                own.append((alone.start("date"), alone.group("date")))
             for at, date in own:
                 read = book_time(date)
                 if read is None or None in read[1][1:] or OTHER_YEAR.search(body, max(0, at - 3), at) \
@@ -2045,11 +2064,12 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
                     continue
                 # a foot is the day of the writing; a head written now may be the day a statement or a letter home tells
                 # of, or an invitation's day to come (R54): only the log's entry reading (_entry_dated) reads a head
-                written = at > 0 and not NOT_WRITTEN_NOW.search(before) and not (
+                dated_alone = alone is not None and at == alone.start("date")
+                written = at > 0 and not dated_alone and not NOT_WRITTEN_NOW.search(before) and not (
                     RECEIVED.search(before) and not _writes_now(before)) and (
                     done
                     or (_writes_now(before) and not TOLD_BEFORE.search(before) and not NOT_WRITTEN_NOW.search(after)))
-                later = said > (month, day) and (issued is not None and at == 0 or foot is not None and at > 0)
+                later = said > (month, day) and (issued is not None and at == 0 or (foot is not None or dated_alone) and at > 0)
                 if not (written or later):
                     continue
                 out.append(Finding("连贯", ERROR, f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
@@ -4958,7 +4978,12 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
-_ENTRY_DATE = (rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+DATE_LABELS = ("日期", "填表日期", "填报日期", "填写日期", "开票日期", "开单日期", "签发日期", "制表日期", "立据日期", "记录日期",
+               "报告日期", "年月日")
+"""A form's or a slip's label for its own date, the day it is filled or issued (日期：; 填表日期：; 日期一栏：), as opposed to
+a day it names (复查日期, 交货日期, 截止日期 are other labels: days to come). T9, stop 60."""
+_ENTRY_DATE = (rf"(?:(?P<label>{alternation(DATE_LABELS)})(?:一栏|栏)?[：:]\s*)?"
+               rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}(?:[\d〇零一二三四五六七八九十]{{1,5}}|元)年"
                rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
 ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
@@ -5020,7 +5045,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
             if "：" in line or ":" in line:
                 out += _entry_inline(now, today, lines, i, first_line)
             continue
-        if not _earlier_this_year(m.group("date"), today):
+        if not _other_day_this_year(m, line, today):
             continue
         # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
         # draft's lines squared: thousands of entries; A14, stop 55)
@@ -5048,6 +5073,21 @@ def _earlier_this_year(date: str, today: tuple[str, int | None, int, int]) -> bo
     read = book_time(date)
     return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
         and (read[1][1], read[1][2]) < (today[2], today[3])
+
+
+def _other_day_this_year(m: re.Match[str], line: str, today: tuple[str, int | None, int, int]) -> bool:
+    """Whether an entry's date (:data:`ENTRY_HEAD`, :data:`ENTRY_INLINE`) is another day of the in-book era and year than
+    ``today`` that the entry cannot be headed with: an earlier one (:func:`_earlier_this_year`), or a later one when it is
+    surely the entry's own — after a form's own date label (:data:`DATE_LABELS`: 日期：) or with the weather after it
+    (:data:`ENTRY_WEATHER`): a record filled today is not dated a day still to come (T9, stop 60). A later day bare after
+    a colon may be a plan's (在本子上记下：十月二十日，检查组来), and is not read."""
+    if _earlier_this_year(m.group("date"), today):
+        return True
+    if not (m.group("label") or ENTRY_WEATHER.match(line, m.end())):
+        return False
+    read = book_time(m.group("date"))
+    return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
+        and (read[1][1], read[1][2]) > (today[2], today[3])
 
 
 def _entry_finding(now: str, m: re.Match[str], at: int, line: str) -> Finding:
@@ -5079,7 +5119,7 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     marks: tuple[int, bool, bool] | None = None
     quoted: list[tuple[int, int]] | None = None
     for m in ENTRY_INLINE.finditer(line):
-        if not _earlier_this_year(m.group("date"), today):
+        if not _other_day_this_year(m, line, today):
             continue
         # the clause before the colon, read back at most ENTRY_INTRO_SPAN characters
         back = max(0, m.start() - ENTRY_INTRO_SPAN)
