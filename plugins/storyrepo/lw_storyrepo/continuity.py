@@ -2072,9 +2072,12 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
                 later = said > (month, day) and (issued is not None and at == 0 or (foot is not None or dated_alone) and at > 0)
                 if not (written or later):
                     continue
+                # a date alone at the foot is shown with the clause it closes (…当钱二百文，乾隆元年三月十六日。)
+                shown = max(0, *(body.rfind(c, 0, alone.start()) + 1 for c in "，,。；;：:")) if dated_alone and alone \
+                    else max(0, at - 4 if at else 0)
                 out.append(Finding("连贯", ERROR, f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
                                    f"可本章的书内时间是「{now}」；补写旧事、抄件或别的日子的文书就在正文写明",
-                                   first_line + i, q.start() + at + 2, body[max(0, at - 4 if at else 0):].strip()[:60]))
+                                   first_line + i, q.start() + at + 2, body[shown:].strip()[:60]))
                 break
     return out
 
@@ -5061,7 +5064,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
                 or any(NOT_WRITTEN_NOW.search(t) for t in beside):
             continue
         if any(NOT_AN_ENTRY.search(t) for t in beside) \
-                or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
+                or not (m.group("label") or ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
         out.append(_entry_finding(now, m, first_line + i, line))
     return out
@@ -5146,7 +5149,8 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
             marks = (last, bool(NOT_WRITTEN_NOW.search(after) or NOT_AN_ENTRY.search(after)),
                      any(ENTRY_KIND.search(t) for t in (line, before, after)))
         last, next_old, kind = marks
-        if last >= m.end() or next_old or not (kind or ENTRY_WEATHER.match(line, m.end())):
+        # a form's own date label (日期：) names the kind itself
+        if last >= m.end() or next_old or not (kind or m.group("label") or ENTRY_WEATHER.match(line, m.end())):
             continue
         return [_entry_finding(now, m, first_line + i, line)]
     return []
