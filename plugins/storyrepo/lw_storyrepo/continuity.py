@@ -5030,7 +5030,8 @@ tells of, not the day it is written (R54 on T3)."""
 
 def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
-    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
+    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day (or after it when the
+    date is surely the entry's own, :func:`_other_day_this_year`: T9, stop 60), the paragraph beside it
     telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`) nor another
     kind of writing (:data:`NOT_AN_ENTRY`), the entry a log's, a ledger's or a diary's by its weather after the date
     (:data:`ENTRY_WEATHER`) or its book named beside (:data:`ENTRY_KIND`): a log, a ledger or a diary written tonight
