@@ -720,14 +720,18 @@ def dates_of_death(characters: dict[str, dict[str, Any]],
     return died, days
 
 
-ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
-                     r"(?:(?:走|死|没|过世|去世|不在)了?|(?:那天|那年|那夜|以来)?到(?:今儿|今天|今日|如今|现在)[，,]?)"
-                     r"(?P<nearly>快|将近|差不多|都|已经|整整|有)?)"
+DEATH_VERBS = "走|死|没|过世|去世|不在|出事|遇难|遇害|下葬|出殡|落水"
+"""The verbs a count of time since a death follows (走了, 出事, 落水): :data:`ELAPSED`'s and :data:`DAYS_PASSED`'s."""
+EXACTLY = ("整整", "足足", "正好", "刚好", "满")
+"""What makes a count of time exact (整整一年, 足足三个月): no more than a month's slack (T9, stop 60)."""
+ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
+                     rf"(?:(?:{DEATH_VERBS})了?(?:以来|之后|以后)?[，,]?|(?:那天|那年|那夜|以来)?到(?:今儿|今天|今日|如今|现在)[，,]?)"
+                     rf"(?:也|都|已经|就)?(?P<nearly>快|将近|差不多)?(?P<exact>{alternation(EXACTLY)})?(?:都|已经|有)?)"
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
-(你阿爷走了快两年了): with the dead named in the sentence, since their death."""
-DAYS_PASSED = re.compile(r"(?:走|死|没|过世|去世|不在|出事|遇难|遇害|下葬|出殡|落水)了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
-                         r"(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有|才|刚|刚好|正好|满)*"
+(你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
+DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
+                         rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
 """Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天): with the dead
 named right before the verb, since the day their card dates the death; not a journey of days (走了十天的山路)."""
@@ -1257,11 +1261,17 @@ WEEKDAY_AFTER = re.compile(r"(?<![\s，,（(])[\s，,（(]*(?:星期|礼拜|周)
 commas begins (a later start in the run finds the same end, and the first start wins): tried at each of the
 run's characters, a run of tens of thousands without a weekday was read again from each (the square of its
 length)."""
-YEAR = re.compile(r"(?:^|(?<=[\d〇零一二三四五六七八九十]))([^\d〇零一二三四五六七八九十]*)([\d〇零一二三四五六七八九十]{1,5})\s*年")
-"""The first year of an in-book time (大历1023年): the era before it, its numeral. Tried only at the start and after
+YEAR = re.compile(r"(?:^|(?<=[\d〇零一二三四五六七八九十]))([^\d〇零一二三四五六七八九十]*)([\d〇零一二三四五六七八九十]{1,5}|元)\s*年")
+"""The first year of an in-book time (大历1023年; a reign's first, 乾隆元年, is its year 1: T9, stop 60): the era before
+it, its numeral. Tried only at the start and after
 a numeral (a later start in the same stretch of other characters finds the same year, and the first start wins):
 tried at each character, a time of tens of thousands of characters and no year was read again from each (the
 square of its length, a minute for a 书内时间 of the draft's cap)."""
+
+
+def _year_of(numeral: str) -> int | None:
+    """The year a year's numeral names (:data:`YEAR`): 元 is the first."""
+    return 1 if numeral == "元" else _cn_int(numeral)
 
 
 def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:
@@ -1278,7 +1288,7 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     era = ""
     ym = YEAR.search(text)
     if ym:
-        era, year = ym.group(1).strip(), _cn_int(ym.group(2))
+        era, year = ym.group(1).strip(), _year_of(ym.group(2))
     else:
         lead = re.match(r"([^\d]*?)(\d{3,5})", text)
         if lead:
@@ -1334,7 +1344,7 @@ def _span(text: str) -> tuple[str, int | None, tuple[int, int] | None, tuple[int
             months = dict(SEASONS)[word]
             if read is None:
                 lead = YEAR.match(text)
-                era, year = (lead.group(1).strip(), _cn_int(lead.group(2))) if lead else ("", None)
+                era, year = (lead.group(1).strip(), _year_of(lead.group(2))) if lead else ("", None)
             elif era.endswith(word):
                 era = era[:-len(word)].strip()
     if months is not None and months[0] == months[1]:
@@ -1868,7 +1878,7 @@ DUTY_HOLDER = "人|员|者|官"
 SIGNED_AFTER = ("经手", "亲书", "亲笔书", "签发", "签收", "验收", "监收", "当值", "值班", "值夜", "带班", "押运")
 """A name's own act written after it at a document's foot (…，邓某经手。; 某某亲书于…): done where and when it was made.
 A letter's or a petition's close (拜上, 顿首, 手书, 具) is not one: a letter is written far away by its nature."""
-DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=[\d〇零一二三四五六七八九十]{1,5}年))?(?:[\d〇零一二三四五六七八九十]{1,5}年)?"
+DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=(?:[\d〇零一二三四五六七八九十]{1,5}|元)年))?(?:(?:[\d〇零一二三四五六七八九十]{1,5}|元)年)?"
                            r"(?:正|冬|腊|十[一二]|1[0-2]|[1-9一二三四五六七八九十])月"
                            r"(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|三十一?|二十[一二三四五六七八九]?|"
                            r"十[一二三四五六七八九]?|[一二三四五六七八九]|[12]\d|3[01]|[1-9])(?![\d〇零一二三四五六七八九十])[日号]?")
@@ -2020,6 +2030,10 @@ DOCUMENT_FOOT = re.compile(rf"[，,。；;！？!?\s](?P<foot>(?P<date>{_DATE})[
                            rf"(?P<date2>{_DATE}))[。.]?\s*$")
 """A written piece's foot: its date beside a signature of a few characters, ending it (…兴许能在天津见着你。道光二十三年四月初十，
 弟生子。; …儿家栋叩上，十二月二日。): the day it was written."""
+DATE_FOOT = re.compile(rf"[，,。；;]\s*(?P<date>(?=[^，,。；;\s]{{0,4}}?(?:[\d〇零一二三四五六七八九十]{{1,5}}|元)年){_DATE})[。.]?\s*$")
+"""A written piece's foot that is its full date alone, year and all, as its last clause (…当钱二百文，乾隆元年三月十六日。;
+…井深一千米，1978年10月12日。): the day it was made, whoever made it (T9, stop 60; a foot with a signature is
+:data:`DOCUMENT_FOOT`'s)."""
 ISSUED = re.compile(rf"^\s*(?P<date>{_DATE})[^，,。：:“”\n]{{0,2}}[，,]?\s*[\u4e00-\u9fff]{{0,6}}?(?:谕|示|告|启|令|札|批|通知|布告|告示)[：:]")
 """A notice's head: its date, then who issues it and the word of issuing before a colon (五月十一日，东家谕：…): the day it
 was issued."""
@@ -2044,7 +2058,9 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
     (:data:`ISSUED`) or signed on a day after the in-book day. A foot is read only in a quote framed as a written piece
     (:data:`DOCUMENT_FRAME` before it, or :data:`DONE_WRITING` after it), its signature looking like one (:func:`_signs`),
     and not dated the lunar way in a Gregorian book (:data:`LUNAR_DAY`); a piece received or looked at
-    (:data:`RECEIVED`) is not written now (R59 on D1). A date heading a piece written now may be the day a
+    (:data:`RECEIVED`) is not written now (R59 on D1). A piece ending on its full date alone (:data:`DATE_FOOT`) in a
+    quote framed as a written piece is read for a day after the in-book day only (T9, stop 60: a ticket's stub written
+    today dated three days on). A date heading a piece written now may be the day a
     statement tells of or an invitation's to come (a log's entry is :func:`_entry_dated`'s), a date in its body is the
     day it tells of; a piece read, copied or found is an old one."""
     today = _dated_today(now)
@@ -2073,6 +2089,13 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
             own = [(m.start(), m.group()) for m in (head,) if m is not None and len(body) - m.end() >= DOCUMENT_HEAD_SPAN]
             if foot is not None:
                 own.append((foot.start("foot"), foot.group("date") or foot.group("date2")))
+            # a foot that is a date alone: read only for a day still to come (who made it, and when, is unsaid)
+            alone = DATE_FOOT.search(body) if foot is None and DOCUMENT_FRAME.search(before) else None
+            if alone is not None and (alone.start("date") <= DOCUMENT_HEAD_SPAN
+                                      or (not lunar_book and LUNAR_DAY.search(alone.group("date")))):
+                alone = None
+            if alone is not None:
+                own.append((alone.start("date"), alone.group("date")))
             for at, date in own:
                 read = book_time(date)
                 if read is None or None in read[1][1:] or OTHER_YEAR.search(body, max(0, at - 3), at) \
@@ -2083,16 +2106,20 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
                     continue
                 # a foot is the day of the writing; a head written now may be the day a statement or a letter home tells
                 # of, or an invitation's day to come (R54): only the log's entry reading (_entry_dated) reads a head
-                written = at > 0 and not NOT_WRITTEN_NOW.search(before) and not (
+                dated_alone = alone is not None and at == alone.start("date")
+                written = at > 0 and not dated_alone and not NOT_WRITTEN_NOW.search(before) and not (
                     RECEIVED.search(before) and not _writes_now(before)) and (
                     done
                     or (_writes_now(before) and not TOLD_BEFORE.search(before) and not NOT_WRITTEN_NOW.search(after)))
-                later = said > (month, day) and (issued is not None and at == 0 or foot is not None and at > 0)
+                later = said > (month, day) and (issued is not None and at == 0 or (foot is not None or dated_alone) and at > 0)
                 if not (written or later):
                     continue
+                # a date alone at the foot is shown with the clause it closes (…当钱二百文，乾隆元年三月十六日。)
+                shown = max(0, *(body.rfind(c, 0, alone.start()) + 1 for c in "，,。；;：:")) if dated_alone and alone \
+                    else max(0, at - 4 if at else 0)
                 out.append(Finding("连贯", ERROR, f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
                                    f"可本章的书内时间是「{now}」；补写旧事、抄件或别的日子的文书就在正文写明",
-                                   first_line + i, q.start() + at + 2, body[max(0, at - 4 if at else 0):].strip()[:60]))
+                                   first_line + i, q.start() + at + 2, body[shown:].strip()[:60]))
                 break
     return out
 
@@ -4125,7 +4152,8 @@ def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> s
 def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                  first_line: int) -> list[Finding]:
     """书内时间: years said passed (:data:`ELAPSED`) in a sentence naming one dead character, more than the
-    in-book date allows since their card's death (a year and twelve days called 两年多)."""
+    in-book date allows since their card's death (a year and twelve days called 两年多; a count said exactly,
+    :data:`EXACTLY`, with a month's slack: 整整一年 seven months on)."""
     read = book_time(now)
     if read is None or read[1][0] is None or read[1][1] is None:
         return []
@@ -4143,7 +4171,8 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
         if d_era != era:
             continue
         months = (year - d_year) * 12 + (month - d_month)  # type: ignore[operator]
-        if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + 6:
+        slack = 1 if m.group("exact") and not m.group("more") else 6  # 整整一年 is twelve months, give or take one
+        if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + slack:
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
                                f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -4374,14 +4403,21 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
 
 ARRIVING = frozenset("到来回靠抵返进")
 """A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
+COMING_WORDS = ("下来", "上来", "过来", "赶来", "赶到", "找来", "找上门", "上门", "登门", "光临", "莅临", "驾到",
+                "下到", "下队", "下乡", "下厂", "下连", "下县", "下基层")
+"""Comings whose first character is no coming of its own (:data:`ARRIVING`): a party coming down from above (检查组下来,
+工作组下队, 下乡, 下厂), over or up (过来, 上来), hurrying (赶到) or calling (登门, 光临; T9, stop 60)."""
+COMING = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WORDS)}")
+"""A doing that opens on a coming (:data:`ARRIVING`, :data:`COMING_WORDS`)."""
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
 COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
-                         rf"(?P<verb>[{''.join(sorted(ARRIVING))}][^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
+                         rf"(?P<verb>(?:{COMING.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
-就到了, 我大爷后儿个就到了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming (:data:`ARRIVING`):
+就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming
+(:data:`COMING`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
 """The fewest characters of a comer's leading part that may name them inside a dated event's words (御史 of 御史老爷 in
@@ -4393,7 +4429,7 @@ def _ways_differ(doing: str, other: str) -> bool:
     """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
     (:data:`LEAVING`): 靠岸 and 离港回国 are two events, whatever day the one is dated (R55 on T4)."""
     def way(d: str) -> str:
-        return "leave" if LEAVING.match(d) else "come" if d[:1] in ARRIVING else ""
+        return "leave" if LEAVING.match(d) else "come" if COMING.match(d) else ""
     ways = {way(doing), way(other)}
     return ways == {"leave", "come"}
 
@@ -4416,7 +4452,7 @@ def _comes_in(what: str, who: str) -> bool:
     """Whether a dated event's words ``what`` name the comer ``who`` (:func:`_comer_at`) right before a coming
     (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
     at = _comer_at(what, who)
-    return at is not None and what[at[1]:at[1] + 1] in ARRIVING  # "" (the words' end) is no coming
+    return at is not None and COMING.match(what, at[1]) is not None  # the words' end is no coming
 
 
 def _owned_by_another(what: str, who: str) -> bool:
@@ -4435,10 +4471,10 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
 ``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
-    comes = set(verb) & ARRIVING
+    comes = set(verb) & ARRIVING or COMING.search(verb) is not None
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what and not _owned_by_another(what, who))
-             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
+             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and (set(what[:2]) & ARRIVING or COMING.match(what))))}
     if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
         found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
@@ -4987,7 +5023,12 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     return out
 
 
-_ENTRY_DATE = (rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}[\d〇零一二三四五六七八九十]{{1,5}}年"
+DATE_LABELS = ("日期", "填表日期", "填报日期", "填写日期", "开票日期", "开单日期", "签发日期", "制表日期", "立据日期", "记录日期",
+               "报告日期", "年月日")
+"""A form's or a slip's label for its own date, the day it is filled or issued (日期：; 填表日期：; 日期一栏：), as opposed to
+a day it names (复查日期, 交货日期, 截止日期 are other labels: days to come). T9, stop 60."""
+_ENTRY_DATE = (rf"(?:(?P<label>{alternation(DATE_LABELS)})(?:一栏|栏)?[：:]\s*)?"
+               rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}(?:[\d〇零一二三四五六七八九十]{{1,5}}|元)年"
                rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
 ENTRY_HEAD = re.compile(rf"^\s*(?P<quote>[“「『])?\s*{_ENTRY_DATE}")
 """A paragraph that is a written entry opening on its full date, year and all (“一九五六年九月十九日，晴，西北风四级。…”;
@@ -5031,7 +5072,8 @@ tells of, not the day it is written (R54 on T3)."""
 
 def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
     """书内时间 a written entry contradicts: a paragraph that is an entry opening on a date of the in-book year
-    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day, the paragraph beside it
+    (:data:`ENTRY_HEAD`, the era and year the same as the in-book time's) before the in-book day (or after it when the
+    date is surely the entry's own, :func:`_other_day_this_year`: T9, stop 60), the paragraph beside it
     telling it is written now (:data:`WRITTEN_NOW`) and neither telling it old (:data:`NOT_WRITTEN_NOW`) nor another
     kind of writing (:data:`NOT_AN_ENTRY`), the entry a log's, a ledger's or a diary's by its weather after the date
     (:data:`ENTRY_WEATHER`) or its book named beside (:data:`ENTRY_KIND`): a log, a ledger or a diary written tonight
@@ -5049,7 +5091,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
             if "：" in line or ":" in line:
                 out += _entry_inline(now, today, lines, i, first_line)
             continue
-        if not _earlier_this_year(m.group("date"), today):
+        if not _other_day_this_year(m, line, today):
             continue
         # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
         # draft's lines squared: thousands of entries; A14, stop 55)
@@ -5065,7 +5107,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
                 or any(NOT_WRITTEN_NOW.search(t) for t in beside):
             continue
         if any(NOT_AN_ENTRY.search(t) for t in beside) \
-                or not (ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
+                or not (m.group("label") or ENTRY_WEATHER.match(line, m.end()) or any(ENTRY_KIND.search(t) for t in beside)):
             continue
         out.append(_entry_finding(now, m, first_line + i, line))
     return out
@@ -5077,6 +5119,21 @@ def _earlier_this_year(date: str, today: tuple[str, int | None, int, int]) -> bo
     read = book_time(date)
     return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
         and (read[1][1], read[1][2]) < (today[2], today[3])
+
+
+def _other_day_this_year(m: re.Match[str], line: str, today: tuple[str, int | None, int, int]) -> bool:
+    """Whether an entry's date (:data:`ENTRY_HEAD`, :data:`ENTRY_INLINE`) is another day of the in-book era and year than
+    ``today`` that the entry cannot be headed with: an earlier one (:func:`_earlier_this_year`), or a later one when it is
+    surely the entry's own — after a form's own date label (:data:`DATE_LABELS`: 日期：) or with the weather after it
+    (:data:`ENTRY_WEATHER`): a record filled today is not dated a day still to come (T9, stop 60). A later day bare after
+    a colon may be a plan's (在本子上记下：十月二十日，检查组来), and is not read."""
+    if _earlier_this_year(m.group("date"), today):
+        return True
+    if not (m.group("label") or ENTRY_WEATHER.match(line, m.end())):
+        return False
+    read = book_time(m.group("date"))
+    return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
+        and (read[1][1], read[1][2]) > (today[2], today[3])
 
 
 def _entry_finding(now: str, m: re.Match[str], at: int, line: str) -> Finding:
@@ -5108,7 +5165,7 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     marks: tuple[int, bool, bool] | None = None
     quoted: list[tuple[int, int]] | None = None
     for m in ENTRY_INLINE.finditer(line):
-        if not _earlier_this_year(m.group("date"), today):
+        if not _other_day_this_year(m, line, today):
             continue
         # the clause before the colon, read back at most ENTRY_INTRO_SPAN characters
         back = max(0, m.start() - ENTRY_INTRO_SPAN)
@@ -5135,7 +5192,8 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
             marks = (last, bool(NOT_WRITTEN_NOW.search(after) or NOT_AN_ENTRY.search(after)),
                      any(ENTRY_KIND.search(t) for t in (line, before, after)))
         last, next_old, kind = marks
-        if last >= m.end() or next_old or not (kind or ENTRY_WEATHER.match(line, m.end())):
+        # a form's own date label (日期：) names the kind itself
+        if last >= m.end() or next_old or not (kind or m.group("label") or ENTRY_WEATHER.match(line, m.end())):
             continue
         return [_entry_finding(now, m, first_line + i, line)]
     return []
