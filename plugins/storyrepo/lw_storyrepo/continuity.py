@@ -5290,15 +5290,17 @@ def _died_lately(world: World, who: str, now: str) -> bool:
 AWAITING = r"(?<![上中下平相对初头一次高何])等(?:到|着)?(?:你们?|您|咱们?|我们?)?"
 """Waiting for someone to do a thing, said before them (等老孟下了夜班, 等秦组长把月报表送过来, 等到你爹回来): what follows is
 an act of theirs still to come — not 上等, 相等, 何等 (a word of 等), nor 等等."""
-TO_COME = "赶明儿|明儿个|明儿|明天|明日|明早|明晚|明朝|后天|后儿|回头|改天|改日|过两天|过几天|下回|下次|往后"
+TO_COME = "赶明儿|明儿个|明儿|明天|明日|明早|明晚|明朝|后天|后儿|回头|改天|改日|过两天|过几天|下回|下次"
 """Times still to come, said before someone in a quote or before the clause they lead (明儿卸船，赵把头领头一班): an act of
 theirs to come."""
 NOT_A_DOER = "的之、和同与跟及那这是也不没别会在"
 """What right after someone waited for makes them no doer (等老孟的信, 等老孟那份抚恤, 等老孟和…): an owner, a list, a
 copula; nor one of a time to come told not doing, or as the dead are spoken of (过两天再去，你师父不会怪你; 往后…阿爷在地底下
 也能闭眼了: 连续性-盲评二十四, 十二's good drafts)."""
-RITES = "头七|百日|周年|忌日|祭日|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下"
-"""What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs."""
+RITES = "头七|百日|周年|忌日|祭|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下|烧纸|纸钱|上香"
+"""What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
+nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead)."""
+_RITE = re.compile(f"{RITES}|{FUNERAL}")
 IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来")
 """A quote's words before an act to come that make it a wish (要是老孟还在，等他下了班…): no act said to come."""
 
@@ -5379,7 +5381,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                                   line[q.start() + m.start():].strip()[:60]))
             for m in to_come.finditer(q.group()):
                 who = name.get(m.group(1), m.group(1))
-                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) \
+                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _RITE.search(q.group()) \
                         and not IF_ALIVE.search(q.group(), 0, m.start()):
                     found.append((who, "却被人说成往后还要来做事（死者不会再做事；说的是别人就改名字）", q.start() + m.start() + 1,
                                   line[q.start() + m.start():].strip()[:60]))

@@ -68,6 +68,7 @@ def test_the_dead_said_to_do_a_thing_still_to_come_fire() -> None:
 
 def test_the_dead_spoken_of_as_the_dead_are_silent() -> None:
     assert not fired("卓玛说：“等洛桑师傅的周年过了，再去芒康。”", "洛桑")  # a rite of theirs
+    assert not fired("卓玛说：“明天给老洛烧纸，老洛看着呢。”", "洛桑")  # a quote naming a rite speaks of the dead as dead
     assert not fired("卓玛说：“过两天再去江边，老洛不会怪你。”", "洛桑")  # the dead spoken of, not doing
     assert not fired("卓玛说：“要是老洛还在，等他看过了就好了。”", "洛桑")  # a wish
     assert not fired("卓玛说：“老洛死了一年了，等老洛回来是等不到了。”", "洛桑")  # the death told
