@@ -2662,7 +2662,7 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
 
 HEADCOUNT = re.compile(r"[两二三四五六七八九十几]个人")
 """A count of people closing a list of them (钱老伯、顾先生、德昌叔同承安四个人)."""
-LISTED = "、和同跟与及"
+LIST_JOINS = "、和同跟与及"
 """What joins the names of a list (甲、乙同丙, 甲和乙)."""
 COUNTED_SPAN = 40
 """How far before a head count :func:`_counted` reads for its clause (a line of thousands of counts and no stop is not
@@ -2671,7 +2671,7 @@ read back to its start at each)."""
 
 def _counted(narration: str, lead: re.Pattern[str]) -> list[tuple[int, str]]:
     """Who is counted among the people here (柜上就剩钱老伯、顾先生、德昌叔同承安四个人，各人守着各人的位子): ``(position,
-    form)`` for each form of ``lead`` in a list (:data:`LISTED` beside it) closed by a head count (:data:`HEADCOUNT`), the
+    form)`` for each form of ``lead`` in a list (:data:`LIST_JOINS` beside it) closed by a head count (:data:`HEADCOUNT`), the
     list and the count in one clause that tells no time gone (:data:`BEFORE_NOW`) — one counted in the scene is in it as
     one acting is. S3's round (stop 60: 连续性-盲评四十七 状态-2, a fit: one book wrote it)."""
     out: list[tuple[int, str]] = []
@@ -2679,10 +2679,10 @@ def _counted(narration: str, lead: re.Pattern[str]) -> list[tuple[int, str]]:
         floor = max(0, count.start() - COUNTED_SPAN)
         begin = max(floor - 1, *(narration.rfind(c, floor, count.start()) for c in "。！？；;，,：:“”\n")) + 1
         clause = narration[begin:count.start()]
-        if BEFORE_NOW.search(clause) or not any(c in clause for c in LISTED):
+        if BEFORE_NOW.search(clause) or not any(c in clause for c in LIST_JOINS):
             continue
         for m in lead.finditer(clause):
-            joined = (m.start() > 0 and clause[m.start() - 1] == "、") or clause[m.end():m.end() + 1] in tuple(LISTED)
+            joined = (m.start() > 0 and clause[m.start() - 1] == "、") or clause[m.end():m.end() + 1] in tuple(LIST_JOINS)
             if joined:
                 out.append((begin + m.start(), m.group()))
     return out
