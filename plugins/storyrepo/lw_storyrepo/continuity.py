@@ -204,6 +204,13 @@ CARRYING = ("扛着", "挑着", "背着(?![手他她我你人])")
 as 拎着, 提着, 抱着 are (S2, stop 59; 连续性-盲评二十五, 三十一, 三十五 wrote 扛着 and 背着, 四十四 挑着) — not 背着手 (a posture
 :data:`BODY_MOVES` reads) nor 背着他 (behind someone's back). A row of :data:`ACTS`, a regular expression as they all are. Not 挎着 (连续性-盲评十's
 小雪就挎着它从面包车里跳下来, a day remembered with no word of memory) nor 担着 (担着责任, a charge borne)."""
+VEHICLES = "车|船|爬犁|雪橇|筏|排|舢板|拖拉机"
+"""What a body drives, rows or poles along (解放车, 马车, 渡船, 青马爬犁, 木排)."""
+CONVEYING = (rf"(?:开|驾|赶|撑|划|摇|蹬)着[^，,。！？；;\n的]{{0,6}}?(?:{VEHICLES})",
+             r"(?:拉|运|载|驮|送)(?:来|过来|回来|了)了?一(?:车|船|筏|爬犁|趟)")
+"""Driving, rowing or poling a vehicle along (开着解放车, 赶着那匹青马爬犁, 撑着篙把船头抵上了岸) and bringing a load by it
+(拉来一车水, 运了一船煤): a body's act as 骑着, 牵着 are (S3's round, stop 60: 连续性-盲评二十五, 三十七, 四十六 wrote it). Rows of
+:data:`ACTS`."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
@@ -211,7 +218,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着",
-        *CARRYING)
+        *CARRYING, *CONVEYING)
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -2643,6 +2650,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration, 0, until)
                 if not MADE_THING.match(narration, m.end())]
         hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
+        hits += [(at, said) for at, said in _counted(narration, lead) if at < until]
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
         visited: dict[str, bool] = {}
@@ -2718,6 +2726,34 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
             if act.match(clause):
                 out.append((sentence.start() + first.start(), first.group()))
                 break
+    return out
+
+
+HEADCOUNT = re.compile(r"[两二三四五六七八九十几]个人")
+"""A count of people closing a list of them (钱老伯、顾先生、德昌叔同承安四个人)."""
+LIST_JOINS = "、和同跟与及"
+"""What joins the names of a list (甲、乙同丙, 甲和乙)."""
+COUNTED_SPAN = 40
+"""How far before a head count :func:`_counted` reads for its clause (a line of thousands of counts and no stop is not
+read back to its start at each)."""
+
+
+def _counted(narration: str, lead: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Who is counted among the people here (柜上就剩钱老伯、顾先生、德昌叔同承安四个人，各人守着各人的位子): ``(position,
+    form)`` for each form of ``lead`` in a list (:data:`LIST_JOINS` beside it) closed by a head count (:data:`HEADCOUNT`), the
+    list and the count in one clause that tells no time gone (:data:`BEFORE_NOW`) — one counted in the scene is in it as
+    one acting is. S3's round (stop 60: 连续性-盲评四十七 状态-2, a fit: one book wrote it)."""
+    out: list[tuple[int, str]] = []
+    for count in HEADCOUNT.finditer(narration):
+        floor = max(0, count.start() - COUNTED_SPAN)
+        begin = max(floor - 1, *(narration.rfind(c, floor, count.start()) for c in "。！？；;，,：:“”\n")) + 1
+        clause = narration[begin:count.start()]
+        if BEFORE_NOW.search(clause) or not any(c in clause for c in LIST_JOINS):
+            continue
+        for m in lead.finditer(clause):
+            joined = (m.start() > 0 and clause[m.start() - 1] == "、") or clause[m.end():m.end() + 1] in tuple(LIST_JOINS)
+            if joined:
+                out.append((begin + m.start(), m.group()))
     return out
 
 
@@ -2908,7 +2944,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
     place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
     can hold nothing) — told of them (:func:`_subjects`), not negated nor caused (:data:`CAUSED`: 叫沈工把信读完),
-    outside a memory and quotes; one
+    outside quotes and a narration telling a memory (:data:`NOT_NOW`; a faculty's act that makes a trace, 亲手写的, only
+    when the trace is told new: :data:`FRESH`); one
     finding a person a draft."""
     bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
     if not bars:
@@ -2941,9 +2978,11 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
-        if not line.strip() or NOT_NOW.search(line):
+        if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        if NOT_NOW.search(narration):
+            continue  # the narration's own time: a past in someone's words (“…，去年十月。”) leaves the act beside it now
         subject: Callable[[int], str | None] | None = None
         named = functools.cache(lambda text=narration: {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(text)})
         caused: Callable[[int], bool] | None = None
@@ -2955,6 +2994,9 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                         or (caused := caused or _caused_in(narration))(m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
+                if part_act is None and MADE_THING.match(narration, m.end()) and not FRESH.search(
+                        _sentence_at(narration[max(0, m.start() - TOLD_SPAN):m.end() + TOLD_SPAN], min(m.start(), TOLD_SPAN))):
+                    continue  # 钱老伯亲手写的那个字: a trace, made any day — only one told new (墨还没干) is made now
                 if part_act is None:
                     near = narration[max(0, m.start() - TOLD_SPAN):m.start()]  # all _told_of reads a name in
                     if not (any(w in near for w in spelled[n]) or named() == {n}) \
@@ -5345,12 +5387,40 @@ def _died_lately(world: World, who: str, now: str) -> bool:
     return passed <= LATELY_DAYS
 
 
+AWAITING = r"(?<![上中下平相对初头一次高何])等(?:到|着)?(?:你们?|您|咱们?|我们?)?"
+"""Waiting for someone to do a thing, said before them (等老孟下了夜班, 等秦组长把月报表送过来, 等到你爹回来): what follows is
+an act of theirs still to come — not 上等, 相等, 何等 (a word of 等), nor 等等."""
+TO_COME = "赶明儿|明儿个|明儿|明天|明日|明早|明晚|明朝|后天|后儿|回头|改天|改日|过两天|过几天|下回|下次"
+"""Times still to come, said before someone in a quote or before the clause they lead (明儿卸船，赵把头领头一班): an act of
+theirs to come."""
+NOT_A_DOER = "的之、和同与跟及那这是也不没别会在"
+"""What right after someone waited for makes them no doer (等老孟的信, 等老孟那份抚恤, 等老孟和…): an owner, a list, a
+copula; nor one of a time to come told not doing, or as the dead are spoken of (过两天再去，你师父不会怪你; 往后…阿爷在地底下
+也能闭眼了: 连续性-盲评二十四, 十二's good drafts)."""
+RITES = "头七|百日|周年|忌日|祭|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下|烧纸|纸钱|上香"
+"""What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
+nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead)."""
+_RITE = re.compile(f"{RITES}|{FUNERAL}")
+IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来")
+"""A quote's words before an act to come that make it a wish (要是老孟还在，等他下了班…): no act said to come."""
+
+
+def _to_come_pattern(forms: str) -> re.Pattern[str]:
+    """Someone of ``forms`` (group 1) said in a quote to do a thing still to come: waited for (:data:`AWAITING`) or after a
+    time to come (:data:`TO_COME`, leading their clause) — the act itself open: any character after them but
+    :data:`NOT_A_DOER` or a rite (:data:`RITES`, :data:`FUNERAL`). S3's round (stop 60: 连续性-盲评四十, 四十四, 四十六)."""
+    after = rf"(?![{NOT_A_DOER}]|{RITES}|{FUNERAL})[\u4e00-\u9fff]"
+    lead = rf"(?:{AWAITING}|(?:{TO_COME})(?:[^。！？!?；;，,“”]{{0,10}}?[，,])?\s*(?:你|您)?)"
+    return re.compile(rf"{lead}(?>({forms})){after}")  # atomic: 洛桑师傅的 is not 洛桑 doing 师…
+
+
 class _NotSoPatterns(NamedTuple):
     """What :func:`_not_so` reads a line with (each built of the held ones' ``forms``, the book's things or everyone's
     names): see there."""
 
     me: re.Pattern[str]
     lately: re.Pattern[str]
+    to_come: re.Pattern[str]
     trace: re.Pattern[str]
     lead: re.Pattern[str]
     bequest: re.Pattern[str]
@@ -5373,6 +5443,7 @@ def _not_so_patterns(world: World, forms: str) -> _NotSoPatterns:
         kept = world._by_book["not_so"] = (sources, _NotSoPatterns(
             me=re.compile(rf"我(?:就)?是({forms})"),
             lately=_lately_pattern(forms),
+            to_come=_to_come_pattern(forms),
             trace=re.compile(rf"({forms}){TRACE}"),
             lead=re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})"),  # 抬头一看，是爹，扛着锄头…: the one seen leads
             bequest=re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")")),
@@ -5387,10 +5458,11 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
     held naming themselves in a quote (“我是马国庆。”); the dead said in a quote to have done a thing in the last few
     days (:data:`LATELY`: 你爹前儿后晌还在我这儿喝了…; silent on a death told, :data:`DEATH_TOLD`, and for one
-    who may have died lately, :func:`_died_lately`); a trace
+    who may have died lately, :func:`_died_lately`); the dead said in a quote to do a thing still to come
+    (:func:`_to_come_pattern`: 等老孟下了夜班; silent on a death told and on a wish, :data:`IF_ALIVE`); a trace
     the dead left today (今天早上赵八级亲笔写的: :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
-    me, lately, trace, lead, bequest, others, clause_led = _not_so_patterns(world, forms)
+    me, lately, to_come, trace, lead, bequest, others, clause_led = _not_so_patterns(world, forms)
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
@@ -5406,6 +5478,12 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 who = name.get(m.group(1), m.group(1))
                 if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _died_lately(world, who, now):
                     found.append((who, "却被人说成这几天还在做事（死者只能在回忆、转述往事里出现）", q.start() + m.start() + 1,
+                                  line[q.start() + m.start():].strip()[:60]))
+            for m in to_come.finditer(q.group()):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _RITE.search(q.group()) \
+                        and not IF_ALIVE.search(q.group(), 0, m.start()):
+                    found.append((who, "却被人说成往后还要来做事（死者不会再做事；说的是别人就改名字）", q.start() + m.start() + 1,
                                   line[q.start() + m.start():].strip()[:60]))
         carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next
         for sentence in _SENTENCE.finditer(line):

@@ -133,11 +133,29 @@ NOT_WRITTEN_AFTER = "箱包架桌柜房位向便衣"
 _WRITTEN_WORD = rf"(?<![{NOT_WRITTEN_BEFORE}])(?:{WRITTEN})(?![{NOT_WRITTEN_AFTER}])"
 _UNGIVEN = r"[^，,。；;！？!?“”\n没不别给]"
 """A piece of one clause with no negation and no 给 in it (把信递给他看: shown to another, not read)."""
+BY_PIECE = "行个字页张句"
+"""The pieces a written thing is gone through by (一行一行, 一个字一个字, 一页一页, 一张一张)."""
+NEAR_EYES = "眼前|眼跟前|眼皮底下|眼皮子底下|眼睛跟前|眼底下"
+"""Where a thing is brought to be looked at closely (凑到眼前, 举到眼皮底下) — not 凑到鼻子底下 (a smell: 连续性-盲评四十二's
+眼伤 四喜哥 smells a root so)."""
+LOOKING_CLOSE = (rf"(?:凑|举|贴|拿|送|捧)(?:到|在|近|上)了?(?:{NEAR_EYES})|眯(?:着|起|缝着)眼(?:睛)?{_CLAUSE}{{0,4}}?(?:看|瞧|瞅|认|辨)|"
+                 rf"对着(?:亮|光|亮光|灯|灯光|日头|太阳|窗口|窗户){_CLAUSE}{{0,3}}?(?:看|照|瞧|瞅)")
+"""Looking a thing over with the eyes, by the gesture (接过当票，凑到眼前; 眯着眼把船名认了一遍; 对着亮看了看): what no blind
+one does (S3's round, stop 60: 连续性-盲评四十二 凑到眼前, 四十七 凑到眼前, 二十三 眯着眼, 四十六 凑到窗户跟前 — the same way of
+writing in four books)."""
 READING = (rf"把{_CLAUSE}{{0,10}}?(?:{WRITTEN}){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
            rf"把{_UNGIVEN}{{0,10}}?{_WRITTEN_WORD}{_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
-           rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
+           rf"一([{BY_PIECE}])(字?)一\1\2{_CLAUSE}{{0,3}}?(?:看|念|读|认)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
 """Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前看了半天,
-一行一行看下去; not 念给…听: read to them; nor 把信递给他看: shown to another)."""
+一行一行看下去, 一个字一个字念 — the pieces :data:`BY_PIECE`, a 字 after the measure or not; not 念给…听: read to them; nor
+把信递给他看: shown to another)."""
+WRITING = r"(?:亲手|亲笔)(?:写|签|题|批|填|记)|提笔|落笔|提起笔|执笔|蘸了?墨|(?:写|签|填)(?:下|上)了?(?:[一两几]?[个行张笔句]|字|名)|签了?(?:字|名)"
+"""Writing by one's own hand (亲手写的一个“验”字, 提笔, 写下一行字, 签了字): what the blind cannot do — the card says so
+(写不了字, 不能看字、写字: 连续性-盲评四十六, 四十七), and every sight's loss takes it with reading. A trace so made (亲手写的)
+is held to today by the continuity check (:func:`lw_storyrepo.continuity._forbidden`)."""
+SIGHT = rf"{READING}|{LOOKING_CLOSE}|{WRITING}"
+"""What the eyes are for (spec §4.2, 状态): reading a written thing, looking a thing over close, writing — one row of
+:data:`FACULTIES` (S3's round, stop 60: 目盲 barred reading alone)."""
 RUNNING_OR_JUMPING = rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"
 """Running or jumping (光着脚跑到门口, 跳下来): what legs on a crutch still cannot do (:data:`FACULTIES`)."""
 WALKING = (rf"{RUNNING_OR_JUMPING}|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
@@ -165,7 +183,7 @@ ANY_ACT = rf"{WALKING}|{HANDLING}|{HEARING}|{SPEAKING}|睁开眼|点了?点头|�
 """What a person awake does at all (睁开眼, 点点头, 坐起来…): the unconscious do none of it."""
 FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | None], ...] = (
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
-                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单]只眼|[左右]眼"), None),
+                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), SIGHT, re.compile(r"[一单]只眼|[左右]眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
                      r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), RUNNING_OR_JUMPING),
     ("手", re.compile(r"(?:什么|啥)(?:东西)?[都也]?(?:拿|抓|握)不[得了动住]|(?:拿|抓|握)不住东西|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
@@ -180,7 +198,7 @@ then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a cru
 part named as a noun (一只手, 左眼, 拐杖; not 一手把儿子拉扯大, 一眼, 拐到: R51 at stop 51) —
 read from the card's own 状态 word and its own present clauses (:data:`ANOTHERS_OR_PAST`; 目盲: 什么也看不见，认不得字;
 断腿卧床: 站不起、走不得; 烫伤: 两手缠满了布…什么都拿不得, 一个月之内拿不住东西; 昏迷) in the general Chinese any book says it with — sight:
-reading a written thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
+reading a written thing, looking a thing over close, writing (:data:`SIGHT`); legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
 mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
 bar :data:`UNABLE_PART`'s. An act is the card's only when its clause's subject is the card (by a name, or a pronoun of a
 paragraph naming no one else: :func:`lw_storyrepo.continuity._told_of`): a hand act after an unknown name (阿娇…又拿起了

@@ -726,7 +726,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms; 7/15 with T5's round (stop 56, not tuned on it; its README); a development set since stop 57.
     ("连续性-盲评四十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 持有-2 (我借你那根…扁担, 兰姐's words) caught: H10's round (stop 57: 我 in someone's words, more verbs)
-     [("连贯-状态-2.md", "状态"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+     [  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+      # 状态-2 (明儿卸船，赵把头领头一班) caught: S3's round (stop 60: the dead said to do a thing still to come)
       # 状态-1 (跳板上不得 → 走上了跳板) caught: S1's round (stop 58: boarding a card bars, its thing fronted on the card)
       ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间")],
      # 位置-1 (凤英婶今儿一早上货栈来找你): P6's round (stop 58: a visit told by its purpose, 来找, is a coming)
@@ -795,7 +796,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十四", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-3 (挑夫牛大个挑着两桶水上了坡, the missing porter) and 位置-1 (俺在石门村供销社门口碰见你哥了) caught: S2's
      # round (stop 59: carrying a load is a body's act; a witness's sighting at a place, done, with no time said)
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-2.md", "状态"),
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-3.md", "持有"),
+      # 状态-2 (等秦组长把八月的月报表送过来) caught: S3's round (stop 60: the dead waited for to do a thing still to come)
       # 位置-3 (today's log page …；校对：贺长庚, 贺长庚 in 济南) caught: D1's round (stop 59: a document dated the in-book
       # day — its duty field); 时间-3 (国庆节过去才三天 on 9月5日) caught: T8's round (stop 59: a festival counted back in
       # days opening the chapter or a scene, no going away after it); 合同-3 caught: C2's round (stop 59: 十八盘 of 松树坡's
@@ -821,22 +823,25 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms, one good draft sent back; 4 false alarms and none sent back with stop 59's rounds (F2's; not tuned on
     # it; its README); a development set since stop 60.
     ("连续性-盲评四十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-状态-2.md", "状态"),
-      ("连贯-状态-3.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
-      # 时间-1 (a shift report filled today, 日期：1978年10月12日), 时间-2 (检查组大后天就下来了, the inspection dated the 20th)
-      # and 时间-3 (离孟师傅出事，整整一年了, seven months on) caught: T9's round (stop 60: a record's own date ahead of today;
-      # a coming by any verb of coming; a count said exactly since a death)
-      ("合同-5.md", "鲁长海带杜春生给泥浆泵换缸套"), ("泄密-4.md", "杜春英")],
+     # 时间-1 (a shift report filled today, 日期：1978年10月12日), 时间-2 (检查组大后天就下来了, the inspection dated the 20th)
+     # and 时间-3 (离孟师傅出事，整整一年了, seven months on) caught: T9's round (stop 60: a record's own date ahead of today;
+     # a coming by any verb of coming; a count said exactly since a death); 状态-2 (等老孟下了夜班) and 状态-3 (邱大个开着解放车
+     # 拉来一车水) caught: S3's round (stop 60: the dead waited for to do a thing still to come; driving a vehicle and bringing a
+     # load by it is a body's act)
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-位置-1.md", "位置"),
+      ("连贯-位置-3.md", "位置"), ("合同-5.md", "鲁长海带杜春生给泥浆泵换缸套"), ("泄密-4.md", "杜春英")],
      4),
     # a 1736 宁波 pawnshop (恒泰典) written blind at stop 59, an evaluation set: first run 4/15, 3/5, 5/5 and 4 false
     # alarms, two good drafts sent back; unchanged by stop 59's rounds (not tuned on it; its README); a development set
     # since stop 60.
     ("连续性-盲评四十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
-      ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
+      ("连贯-持有-3.md", "持有"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
       # 时间-1 (a pawn ticket's stub written today ending on 乾隆元年三月十六日, on 三月十三) caught: T9's round (stop 60: 元年
-      # is a reign's year 1; a written piece ending on its date alone is not dated ahead)
+      # is a reign's year 1; a written piece ending on its date alone is not dated ahead); 状态-1 (钱老伯接过当票，凑到眼前，
+      # 一个字一个字念：“…去年十月。”), 状态-2 (柜上就剩钱老伯、顾先生、德昌叔同承安四个人) and 状态-3 (当票背面有钱老伯亲手写的
+      # 一个“验”字，墨还没干透) caught: S3's round (stop 60: sight is reading, looking close and writing, a past in someone's
+      # words leaves the narration's act now; the dead counted among those here; a trace written today)
       ("合同-2.md", "P-002"), ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      4),
 ])
