@@ -424,9 +424,11 @@ SERVED = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?(?:一?个)?$")
 郑某上山当了半年观测员) — the person's rank now (rk1's round, stop 60: three books of stop 59)."""
 SERVED_BY_ANOTHER = re.compile(r"手下|底下|身边|跟前|门下|家|的|把|被|给|替|帮|跟|随|和|同|与|让|叫|教")
 """What between a name and :data:`SERVED` makes the name another's (在老汪手下做了两年写票: 老汪 is not the one serving)."""
+SERVED_UNDER = re.compile(r"(?:跟着?|随着?|给|替|帮|和|同|与|跟随|陪着?)$")
+"""What before the name makes it the one served under or with (柳根跟着石大成当了两年R: the rank is not 石大成's)."""
 PLACE_BEFORE = frozenset("在到进于去来回")
 """What before a name makes it a place the person serves in (在恒泰典做了两年写票), not another person."""
-SERVED_THEN = re.compile(r"^[^。！？；;“”]{0,16}?(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
+SERVED_THEN = re.compile(r"[^。！？；;“”]{0,16}?(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
                          r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)")
 """After a rank served, a next step told (当了四年学徒才熬上水手, 做了两年写票，后来升了朝奉): the span is a past."""
 YOU_FRAMES = (
@@ -826,7 +828,7 @@ class RankReader:
                 return None
             who = canon(sentence[a:b])
             if who in self.cards:
-                return who
+                return None if SERVED_UNDER.search(sentence, max(0, a - 3), a) else who
             if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:served.start()]) > MAX_BETWEEN:
                 return None  # a name that is no card's is passed over only as a place (在恒泰典)
         return None
