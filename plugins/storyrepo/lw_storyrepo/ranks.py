@@ -355,14 +355,14 @@ BETWEEN_BEING = re.compile(
     r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
     r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
     r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为|(?<=[还仍只才都])在|[卡停困]在|一介)"
-    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,10}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
-    r"|(?:也|还|仍|都|却|就|可|才|正|本)*(?:是|算是)[^，,。！？；;：:“”「」的\s]{1,10}的"
+    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
+    r"|(?:也|还|仍|都|却|就|可|才|正|本)*(?:是|算是)[^，,。！？；;：:“”「」的\s你我他她您咱它]{1,8}的"
     r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
     r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
     r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚|不过|只不过)(?:到)?)$")
 """Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
 秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5; and, rk1's round (stop 60), a copula and any
-modifier of the rank with no measure word: 阿某是坊里资格最老的R, 小某是柜上的R)."""
+modifier of the rank with no measure word: 阿某是坊里资格最老的R, 小某是柜上的R — not a person's (是她的贵人: a word))."""
 NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$|修为|实力|身份|功力|境界|底子|资历)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
                               r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
 """What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
@@ -820,9 +820,12 @@ class RankReader:
         served = SERVED.search(sentence, max(0, r.start() - MAX_BETWEEN), r.start())
         if served is None or not _states(sentence, r.end()) or SERVED_THEN.match(sentence, r.end()):
             return None
-        for a, b in reversed(spans[:k]):
+        for j in range(k - 1, -1, -1):  # back from the rank, a few names at most (the window is MAX_BETWEEN long)
+            a, b = spans[j]
             if b > served.start():
                 continue
+            if served.start() - b > MAX_BETWEEN:
+                return None
             prefix = sentence[b:served.start()]
             if not _own_clause(prefix) or SERVED_BY_ANOTHER.search(prefix):
                 return None
