@@ -362,7 +362,7 @@ BETWEEN_BEING = re.compile(
     r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚|不过|只不过)(?:到)?)$")
 """Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
 秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5; and, rk1's round (stop 60), a copula and any
-modifier of the rank with no measure word: 阿某是坊里资格最老的R, 小某是柜上的R — not a person's (是她的贵人: a word))."""
+modifier of the rank with no measure word: 某某是号里资格最老的R, 某某是柜上的R — not a person's (是她的贵人: a word))."""
 NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$|修为|实力|身份|功力|境界|底子|资历)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
                               r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
 """What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
@@ -417,20 +417,20 @@ SPAN = (r"(?:整整|足足|快|近|将近|差不多|小|大|好)?(?:[一两二�
         r"礼拜|星期|年头|载)(?:多|来|半)?|[这那]么(?:些|多|几)?年|[这那](?:些|几)年)")
 """A span of time served, any length and unit (五年, 半年, 两年多, 三个月, 大半年, 这么些年): rk1's round (stop 60)."""
 SERVE_VERBS = r"(?:当|做|干|熬|混|坐|任)了"
-"""Verbs of serving in a post for a span (当了五年司钻, 做了两年写票, 熬了三年学徒, 坐了十年站长): the post held till now —
+"""Verbs of serving in a post for a span (当了五年R, 做了两年R, 熬了三年R, 坐了十年R): the post held till now —
 not 当过 (a past) nor 当上 (a reaching, :data:`UP_WORDS`)."""
 SERVED = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?(?:一?个)?$")
-"""Between a person and a rank: the rank said as the span they have served in it (谭某当了五年司钻, 承安在店里做了两年写票,
-郑某上山当了半年观测员) — the person's rank now (rk1's round, stop 60: three books of stop 59)."""
+"""Between a person and a rank: the rank said as the span they have served in it (某某当了五年R, 某某在店里做了两年R,
+某某上山当了半年R) — the person's rank now (rk1's round, stop 60: three books of stop 59)."""
 SERVED_BY_ANOTHER = re.compile(r"手下|底下|身边|跟前|门下|家|的|把|被|给|替|帮|跟|随|和|同|与|让|叫|教")
 """What between a name and :data:`SERVED` makes the name another's (在老汪手下做了两年写票: 老汪 is not the one serving)."""
 SERVED_UNDER = re.compile(r"(?:跟着?|随着?|给|替|帮|和|同|与|跟随|陪着?)$")
 """What before the name makes it the one served under or with (柳根跟着石大成当了两年R: the rank is not 石大成's)."""
 PLACE_BEFORE = frozenset("在到进于去来回")
-"""What before a name makes it a place the person serves in (在恒泰典做了两年写票), not another person."""
+"""What before a name makes it a place the person serves in (在某号做了两年R), not another person."""
 SERVED_THEN = re.compile(r"[^。！？；;“”]{0,16}?(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
                          r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)")
-"""After a rank served, a next step told (当了四年学徒才熬上水手, 做了两年写票，后来升了朝奉): the span is a past."""
+"""After a rank served, a next step told (当了四年R才熬上R2, 做了两年R，后来升了R2): the span is a past."""
 YOU_FRAMES = (
     (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
     (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVE_VERBS}{SPAN}(?:的)?$"), False),
@@ -709,7 +709,7 @@ class RankReader:
                 return owners[0], "title", rung
         served = self._served(sentence, r, spans, k, canon)
         if served:
-            return served, "narration", rung  # 承安在恒泰典做了两年写票: the rank served till now
+            return served, "narration", rung  # 某某在店里做了两年R: the rank served till now
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
             a, b = spans[k - 1]
@@ -815,7 +815,7 @@ class RankReader:
     def _served(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], k: int,
                 canon: Callable[[str], str]) -> str | None:
         """The person said to have served the rank at ``r`` for a span (:data:`SERVED`): the last card's name before the
-        verb, in its own clause, with only a place or a group's name (恒泰典, 井队) and no other person between
+        verb, in its own clause, with only a place or a group's name (在某号, 在井队) and no other person between
         (:data:`SERVED_BY_ANOTHER`), the rank closing its statement and no next step told after it (:data:`SERVED_THEN`)."""
         served = SERVED.search(sentence, max(0, r.start() - MAX_BETWEEN), r.start())
         if served is None or not _states(sentence, r.end()) or SERVED_THEN.match(sentence, r.end()):
@@ -833,7 +833,7 @@ class RankReader:
             if who in self.cards:
                 return None if SERVED_UNDER.search(sentence, max(0, a - 3), a) else who
             if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:served.start()]) > MAX_BETWEEN:
-                return None  # a name that is no card's is passed over only as a place (在恒泰典)
+                return None  # a name that is no card's is passed over only as a place (在某号)
         return None
 
     def _listener(self, form: str, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
@@ -862,7 +862,7 @@ class RankReader:
             return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
         named_after = names.match(sentence, r.end())
         if named_after and aliases.get(named_after.group(), named_after.group()) == named_after.group() == who:
-            return True  # 估价朝奉冯小宝, 班长郝金宝: a rank before a full name, a record's or a roster's entry in any words
+            return True  # 验货R某某, 值日R某某: a rank before a full name, a record's or a roster's entry in any words
         at = col + r.start()
         opens, closes, told, named, titled = _narration_of(line, names, self.rung_re)
         if bisect.bisect_left(opens, at) <= bisect.bisect_left(closes, at):
