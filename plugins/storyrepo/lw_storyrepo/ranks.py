@@ -282,8 +282,11 @@ def _rung_in(value: str, ladder: Ladder) -> str | None:
 THAT_DAY = (r"那一?(?:天(?!井|空|花|平|鹅|线|才|真|窗|桥|色|亮|棚|地|气|上|河)|日(?!头|子|本|光|记|历)|"
             r"晚(?!饭|霞|报|辈|年|餐|会)|夜(?!色|空|宵|壶|校|班|幕|风))")
 """A remembered day (那天早上, 那一夜): the day word alone, not 那天井, 那日头, 那晚饭, 那夜色 (R58 at stop 58)."""
-GONE_SPANS = r"那阵子|那阵儿|那些年|那几年|那些日子|那段日子|那段时间"
-"""A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年)."""
+TIME_NOUNS = r"辰光|时候|时节|时光|光景|当口|当儿|年月|年头|岁月|会子|会儿|阵子|阵儿|日子|时日"
+"""Nouns of a time, any register or dialect (时候, Wu 辰光, classical 时节, northern 会子): after 那 a time gone
+(:data:`GONE_SPANS`), after a clause and 的 a time of something done (:data:`WHEN`); rk1's round (stop 60)."""
+GONE_SPANS = rf"那(?:{TIME_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
+"""A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年, 我那辰光还是…, 那时节他还是…)."""
 GONE_TIME = re.compile(
     rf"(?:(?:^|(?<=[，,；;：:“]))\s*(?:{GONE_SPANS}|{THAT_DAY})[早晚上下午夜中里头间]{{0,3}}[，,])|"
     rf"(?:{GONE_SPANS}|{THAT_DAY})(?![早晚上下午夜中里头间]{{0,3}}的)[^，,；;：:“”。！？]*$")
@@ -306,7 +309,7 @@ GROUP_OF = "们"
 """After a stage, what makes it a group (脚夫们, 弟子们, 水手们): the people of that stage, nobody's own (H11, stop 58)."""
 LATER = re.compile(r"\s*后来(?![的嘛呢啊呀吧么])")
 """后来 opening a clause (后来他当了舵工, 后来，…), not 后来的事 (a noun phrase) or 后来嘛 (a pause): a past told on."""
-WHEN = re.compile(r"^\s*(?![等到要若如假])[^，,。！？“”：:]{2,12}的时候$")
+WHEN = re.compile(rf"^\s*(?![等到要若如假])[^，,。！？“”：:]{{2,20}}的(?:{TIME_NOUNS})$")
 """A clause of a time of something done (你爹教我这个扣的时候), not 等/到/要是/如果… (a time to come)."""
 THEN_MARKS = re.compile(r"还(?:只)?是|还在|那会儿?|当年|那年|那时|当初|从前|以前|小时候|了|过")
 """What says a time clause (:data:`WHEN`) is a past, in it or in the stage's clause after it (…的时候，他还是纤夫): without
@@ -353,11 +356,13 @@ BETWEEN_BEING = re.compile(
     r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
     r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为|(?<=[还仍只才都])在|[卡停困]在|一介)"
     r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
+    r"|(?:也|还|仍|都|却|就|可|才|正|本)*(?:是|算是)[^，,。！？；;：:“”「」的\s你我他她您咱它]{1,8}的"
     r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
     r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
     r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚|不过|只不过)(?:到)?)$")
 """Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
-秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5)."""
+秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5; and, rk1's round (stop 60), a copula and any
+modifier of the rank with no measure word: 某某是号里资格最老的R, 某某是柜上的R — not a person's (是她的贵人: a word))."""
 NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$|修为|实力|身份|功力|境界|底子|资历)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
                               r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
 """What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
@@ -408,15 +413,33 @@ def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[s
 
 SURNAME_FAMILIAR = ("小", "老", "阿")
 """Words of familiarity before a surname in an address (小俞, 老周, 阿陈)."""
+SPAN = (r"(?:整整|足足|快|近|将近|差不多|小|大|好)?(?:[一两二三四五六七八九十百几多半来数]+个?(?:年|月|季|冬|春|秋|夏|天|日|"
+        r"礼拜|星期|年头|载)(?:多|来|半)?|[这那]么(?:些|多|几)?年|[这那](?:些|几)年)")
+"""A span of time served, any length and unit (五年, 半年, 两年多, 三个月, 大半年, 这么些年): rk1's round (stop 60)."""
+SERVE_VERBS = r"(?:当|做|干|熬|混|坐|任)了"
+"""Verbs of serving in a post for a span (当了五年R, 做了两年R, 熬了三年R, 坐了十年R): the post held till now —
+not 当过 (a past) nor 当上 (a reaching, :data:`UP_WORDS`)."""
+SERVED = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?(?:一?个)?$")
+"""Between a person and a rank: the rank said as the span they have served in it (某某当了五年R, 某某在店里做了两年R,
+某某上山当了半年R) — the person's rank now (rk1's round, stop 60: three books of stop 59)."""
+SERVED_BY_ANOTHER = re.compile(r"手下|底下|身边|跟前|门下|家|的|把|被|给|替|帮|跟|随|和|同|与|让|叫|教")
+"""What between a name and :data:`SERVED` makes the name another's (在老汪手下做了两年写票: 老汪 is not the one serving)."""
+SERVED_UNDER = re.compile(r"(?:跟着?|随着?|给|替|帮|和|同|与|跟随|陪着?)$")
+"""What before the name makes it the one served under or with (柳根跟着石大成当了两年R: the rank is not 石大成's)."""
+PLACE_BEFORE = frozenset("在到进于去来回")
+"""What before a name makes it a place the person serves in (在某号做了两年R), not another person."""
+SERVED_THEN = re.compile(r"[^。！？；;“”]{0,16}?(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
+                         r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)")
+"""After a rank served, a next step told (当了四年R才熬上R2, 做了两年R，后来升了R2): the span is a past."""
 YOU_FRAMES = (
     (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
-    (re.compile(r"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?当了(?:[这那]么(?:些|多)年|[一两二三四五六七八九十几多]+年)(?:的)?$"), False),
+    (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVE_VERBS}{SPAN}(?:的)?$"), False),
     (DONE_TO_YOU, True),
 )
 """General attributive frames that say the listener (你) is a rank (E1, stop 51): 你一个R, 你堂堂R, 你当了这么些年的R
 (as is), 你都是R了, 你都当上R了 (the rank followed by 了). The listener is the one the quote calls (a vocative in the
 paragraph); no vocative, no finding."""
-SERVED_AS = re.compile(r"当了(?:[这那]么(?:些|多)年|[一两二三四五六七八九十几多]+年)(?:的)?$")
+SERVED_AS = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?$")
 """当了七八年R的X: a person's rank said as the years served (the name follows 的)."""
 NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?)$")
 """What before a title makes it no claim of the person's rank now (代R, 前R, 老R: acting, former, veteran)."""
@@ -684,6 +707,9 @@ class RankReader:
             owners = self.ranked_of(s)
             if len(owners) == 1 and s not in self.posted_surnames and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
+        served = self._served(sentence, r, spans, k, canon)
+        if served:
+            return served, "narration", rung  # 某某在店里做了两年R: the rank served till now
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
             a, b = spans[k - 1]
@@ -786,6 +812,30 @@ class RankReader:
                 return canon(nxt.group()), "list", rung
         return None
 
+    def _served(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], k: int,
+                canon: Callable[[str], str]) -> str | None:
+        """The person said to have served the rank at ``r`` for a span (:data:`SERVED`): the last card's name before the
+        verb, in its own clause, with only a place or a group's name (在某号, 在井队) and no other person between
+        (:data:`SERVED_BY_ANOTHER`), the rank closing its statement and no next step told after it (:data:`SERVED_THEN`)."""
+        served = SERVED.search(sentence, max(0, r.start() - MAX_BETWEEN), r.start())
+        if served is None or not _states(sentence, r.end()) or SERVED_THEN.match(sentence, r.end()):
+            return None
+        for j in range(k - 1, -1, -1):  # back from the rank, a few names at most (the window is MAX_BETWEEN long)
+            a, b = spans[j]
+            if b > served.start():
+                continue
+            if served.start() - b > MAX_BETWEEN:
+                return None
+            prefix = sentence[b:served.start()]
+            if not _own_clause(prefix) or SERVED_BY_ANOTHER.search(prefix):
+                return None
+            who = canon(sentence[a:b])
+            if who in self.cards:
+                return None if SERVED_UNDER.search(sentence, max(0, a - 3), a) else who
+            if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:served.start()]) > MAX_BETWEEN:
+                return None  # a name that is no card's is passed over only as a place (在某号)
+        return None
+
     def _listener(self, form: str, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
         """Who a quote's vocative calls: a known name, or a character of one ranked person's given name with a word
         of address (秋姐, 阿满)."""
@@ -810,6 +860,9 @@ class RankReader:
             # holder called by the title without its 副/代 (王副局长 as 王局长) is the everyday courtesy (R57)
             held = self.compare(who, said)
             return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
+        named_after = names.match(sentence, r.end())
+        if named_after and aliases.get(named_after.group(), named_after.group()) == named_after.group() == who:
+            return True  # 验货R某某, 值日R某某: a rank before a full name, a record's or a roster's entry in any words
         at = col + r.start()
         opens, closes, told, named, titled = _narration_of(line, names, self.rung_re)
         if bisect.bisect_left(opens, at) <= bisect.bisect_left(closes, at):
