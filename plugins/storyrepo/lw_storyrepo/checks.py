@@ -1704,12 +1704,12 @@ def _refused(ctx: CheckContext, words: frozenset[str], body: str, put_back: bool
 
 
 CALLED_OFF = re.compile(r"(?:回头|明天|明儿|明早|明日|改日|改天|下回|下次|以后|过两天|过几天)[^，,。！？；;“”\n]{0,6}再(?:说|讲|议|办|定|商量)|"
-                        r"(?:^|(?<=[，,。！？!?；;：:“「\s]))等[^，,。！？；;“”\n等]{1,8}?再(?:说|讲|议|办|定|商量)|"
+                        r"(?:^|(?<=[“「\n]))等[^，,。！？；;“”\n等]{1,8}?再(?:说|讲|议|办|定|商量)(?=[。！？!?…”」])|"
                         r"(?:今天|今日|今晚|今儿|今夜|这回|这趟)[^，,。！？；;“”\n]{0,4}"
                         r"(?:去不成|走不成|走不了|去不了|上不去|下不去|过不去|不走了|不去了|不开了|开不成|办不成|做不成)")
 """What puts an act off or calls it off for the day, in general words: a later time then 再说/再议 (回头再说, 明天验了再说,
-以后再说) or a condition waited for then 再说, said as a clause of its own (等天晴了再说, 等雨停了再办, 等他回来再商量 — not a
-put off told of the past, 他说等…再说, 叫他等…再说: c3, stop 60), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
+以后再说) or a condition waited for then 再说, said as a whole utterance (“等天晴了再说。”, “等他回来再商量！” — not a put off told
+of the past or quoted from a letter, 他说等…再说, 叫他等…再说, 参不对，等…再讲: c3, stop 60), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
 not happened in the draft: asked (a warning), never refused — a draft may put off one thing and do the line's."""
 
 

@@ -88,6 +88,16 @@ def test_waiting_for_a_condition_puts_the_event_off(off: str) -> None:
     assert all(f.severity == WARN for f in findings(line, body))
 
 
+@pytest.mark.parametrize("told", [
+    "柯大姐说，上个月她就想换，温师傅叫她等雨停了再说。",  # a putting off told of the past
+    "信上写着：‘灯塔的灯泡不亮，等温师傅回来再讲。’柯大姐看完把信折好。",  # one quoted from a letter, after a comma
+])
+def test_a_putting_off_told_or_quoted_is_no_putting_off_now(told: str) -> None:
+    line = "柯秀兰爬上灯塔给信号灯换灯泡"
+    body = f"柯大姐提着新灯泡走到灯塔底下。{told}她爬上灯塔，给信号灯换了灯泡。"
+    assert event_findings(line, body) == []
+
+
 def test_another_matter_waited_for_elsewhere_puts_nothing_off() -> None:
     line = "柯秀兰爬上灯塔给信号灯换灯泡"
     body = ("柯大姐爬上灯塔，给信号灯换了新灯泡，擦干净了玻璃罩。\n\n"
