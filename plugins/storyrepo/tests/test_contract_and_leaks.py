@@ -654,7 +654,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 16th): the thirty-ninth round (T3, stop 54), false alarms unchanged
       ("连贯-境界-3.md", "境界"),  # 持有-2 (我提着那盏…洋马灯, no owner word): H10's round (stop 57)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("连贯-时间-3.md", "书内时间"), ("合同-2.md", "P-002"),
+      ("连贯-时间-3.md", "书内时间"),  # 合同-2 caught: c3's round (stop 60: a step a person says, nine telling pairs)
       # 合同-5 caught by C2's round (stop 59: 这扇门一天也不开。 — the line's 打开 given up; 叫贺春生 an order, no speech),
       # missed again: the lead withdrew the order reading of 叫 (it added a false alarm on a blind book)
       ("合同-5.md", "胡敬斋打开金库，叫贺春生帮着把金包搬出来过秤"), ("泄密-1.md", "石满仓")],
@@ -838,7 +838,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
       ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("合同-2.md", "P-002"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
+      # 合同-2 caught: c3's round (stop 60: a step a person says — 汪敬斋说… — nine telling pairs, none in the prose)
       ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      4),
 ])

@@ -1,4 +1,5 @@
-"""The contract check's fifteenth round (issue 30, stop 60: c3): an event line's refusal, putting off and missing doer.
+"""The contract check's fifteenth round (issue 30, stop 60: c3): an event line's refusal, putting off and missing doer,
+and a promise step a person says.
 
 - a thing put back (放回抽屉, 塞回袖子, 揣回怀里, 推了回来) refuses only an event that gives or shows a thing
   (checks.GIVES_OR_SHOWS: 递给, 拿给…看, 亮出); any other act (copying a log, keeping watch, counting, reading aloud)
@@ -6,7 +7,9 @@
 - a condition waited for, then 再说 (等雨停了再说, 等他回来再商量: checks.CALLED_OFF), puts the line's event off when it is
   said where the line's people or words are; another matter put off elsewhere does not;
 - a line whose doer the prose never names, and of whose act it writes no word (checks._event_untold), is the event
-  missing: said as such, the doer still named in the finding.
+  missing: said as such, the doer still named in the finding;
+- a promise step a person says (石…说…) is missing when the prose writes none of its nine telling pairs
+  (checks.STEP_TOLD_WORDS_MIN); a step seen, found or remembered keeps checks.STEP_WORDS_MIN.
 
 Settings are not the labelled sets': a hydrological station on a river, a lighthouse, a ferry, a forest lookout.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings
+from lw_storyrepo.checks import ERROR, STEP_TOLD_WORDS_MIN, STEP_WORDS_MIN, WARN, CheckContext, _event_words, contract_findings
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.findings import Finding
 
@@ -124,3 +127,31 @@ def test_a_missing_doer_whose_act_is_told_is_still_the_person_missing() -> None:
     body = "小妹蹲在柴油机边上，拿扳手把旧活塞环一个个卸下来，换上新的，手上全是油。"
     found = findings(line, body)
     assert [f.message for f in found if f.severity == ERROR] == [f"合同「{line}」提到「温德才」，正文里没有"], found
+
+
+# --- 4. a promise step that a person says: nine telling pairs ---------------------------------------------------------
+
+
+def promise_findings(line: str, body: str) -> list[str]:
+    draft = Draft("A", {"推进承诺": ["P-002"]}, body, 5)
+    return [f.message for f in contract_findings({"合同": [line]}, draft, ctx()) if "这一步正文里找不到" in f.message]
+
+
+SAID_STEP = "P-002 推进：温德才说老周临走把马灯挂梁上"  # ten telling pairs: 说老, 老周, 周临, 临走 … 梁上
+MISSING = "温师傅蹲在柴油机边上修机器，修到天黑。小妹给他送了一碗面条，他吃完又接着修。"
+
+
+def test_a_step_a_person_says_is_missing_when_the_prose_writes_none_of_its_words() -> None:
+    warned = promise_findings(SAID_STEP, MISSING)
+    assert len(warned) == 1 and "P-002 这一步正文里找不到" in warned[0], warned
+
+
+def test_a_step_a_person_says_is_met_by_the_telling() -> None:
+    assert promise_findings(SAID_STEP, "温师傅擦着手说：“老周走的那天，把马灯挂在梁上了。”") == []
+
+
+def test_a_step_seen_not_said_keeps_the_higher_bar() -> None:
+    # the same words seen, not said: a sight is told in any words, the higher bar holds
+    step = "P-002 推进：温德才见老周临走把马灯挂梁上"
+    assert STEP_TOLD_WORDS_MIN <= len(_event_words(ctx(), step.split("：", 1)[1])) < STEP_WORDS_MIN
+    assert promise_findings(step, MISSING) == []
