@@ -36,7 +36,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
-from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
@@ -1177,6 +1177,13 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     # the thing a handover line gives is nowhere: the handover, the event the line asks, never happens
                     out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(term)}」"
                                                       "正文里没有", line_no))
+                elif doubt is None and event_line and ctx is not None and ctx.is_person(who) \
+                        and (untold := _event_untold(ctx, text, body, cuts, book_words=True)) is not None:
+                    # the one who does the line's act is nowhere, and nothing of the act either: the event never
+                    # happens, said as such (c3, stop 60), the person named as before
+                    out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：「{clipped(term)}」正文里没有，"
+                                                      f"事情本身（{clipped('、'.join(sorted(untold)))}）也一个字眼没有写到",
+                                       line_no))
                 elif doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有{step}", line_no))
                 else:
@@ -1211,18 +1218,18 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                                      "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
         elif ctx is not None and not ids and len(out) == first and not put_off and _is_event(ctx, text):
             words = _event_words(ctx, text)
-            if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words) \
-                    and _event_word_count(ctx, text, cuts) >= EVENT_DICT_WORDS_MIN:
+            if _event_untold(ctx, text, body, cuts) is not None:
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，"
                                                  f"事情本身（{clipped('、'.join(sorted(words)))}）一个字眼也没有写到，"
                                                  "请确认这件事发生了", line_no))
             elif words and not REFUSE.search(text) and not _NEGATION.search(text):  # a line that itself says 没有… is no refusal to find
-                refused = _refused(ctx, words, body)
+                refused = _refused(ctx, words, body, put_back=GIVES_OR_SHOWS.search(text) is not None)
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到它被拒绝、没有或没做成：请确认这件事发生了",
                                        line_no, excerpt=refused))
         step = _STEP.search(text) if ids and ctx is not None and len(out) == first else None
-        if step is not None and ctx is not None and len(words := _event_words(ctx, step.group("step"))) >= STEP_WORDS_MIN \
+        if step is not None and ctx is not None \
+                and len(words := _event_words(ctx, step.group("step"))) >= _step_words_min(ctx, step.group("step")) \
                 and not any(w in _pair_spots(body) for w in words):
             # the promise is moved in the front matter, and nothing of the step the line says is in the prose
             out.append(Finding("合同", WARN, f"合同「{shown}」要写的 {'、'.join(ids)} 这一步正文里找不到：人物写到了，"
@@ -1240,6 +1247,25 @@ STEP_WORDS_MIN = 11
 warned (K3, stop 55): a step says who told what, in words the telling repeats. Read from the development pool's 1,300
 promise lines: every line of a draft that writes its step has at most 10 such pairs when none is in the prose; a draft
 that leaves the step out writes none of 11 to 16 (合同-2 of 二十四, 二十六, 二十八, 三十一, 三十二, 三十五, 三十七)."""
+
+
+STEP_TOLD_WORDS_MIN = 9
+"""How many telling pairs a promise line's step needs when it is what a person says (石满仓说…, 汪敬斋说…: a name, then
+:data:`SAY`): a telling is told in its own words — the speaker's quote repeats the things and the acts the line names —
+so a draft that writes none of nine leaves it out (c3, stop 60). Read from the development pool's 197 step lines that
+share no pair with their prose: every step of a speaker with nine or ten such pairs is a draft leaving the step out
+(合同-2 of 二十三, 二十九, 三十四, 三十六, 四十七); a speaker's step told has at most eight (连贯-持有-3 of 三十); the steps of
+nine or ten that the prose writes otherwise are a finding (发现…), a remembering (想起…) or a search (查到…) — seen or
+thought, told in any words — and keep :data:`STEP_WORDS_MIN`."""
+
+
+def _step_words_min(ctx: CheckContext, step: str) -> int:
+    """The telling pairs a step needs (:data:`STEP_TOLD_WORDS_MIN` when it opens with a person the book knows saying
+    it, :data:`STEP_WORDS_MIN` else)."""
+    who = ctx.terms_re().match(step.strip())
+    said = who is not None and ctx.is_person(ctx.aliases.get(who.group(), who.group())) \
+        and re.match(SAY, step.strip()[who.end():]) is not None
+    return STEP_TOLD_WORDS_MIN if said else STEP_WORDS_MIN
 
 
 _PLACE_OWNS = re.compile(r"的?([\u4e00-\u9fff]{2})")
@@ -1499,7 +1525,7 @@ _DESCRIBED_SEEN = PerProse()
 """The prose :func:`_described_people` last read and the people it points at unnamed."""
 
 
-def _pairs_read(body: str) -> tuple[dict[str, list[int]], dict[str, str | None]]:
+def _pairs_read(body: str) -> tuple[dict[str, list[int]], dict[tuple[str, bool], str | None]]:
     return _PAIRS_SEEN.of(body, lambda: (_index_pairs(body), {}))
 
 
@@ -1550,7 +1576,7 @@ def _is_event(ctx: CheckContext, text: str) -> bool:
     return any(ctx.is_person(t) for t in names)
 
 
-def _event_words(ctx: CheckContext, text: str) -> frozenset[str]:
+def _event_words(ctx: CheckContext, text: str, book_words: bool = False) -> frozenset[str]:
     """What an event line says happens, apart from who and where: the pairs of characters of its words
     once the names the book knows, quoted terms, fillers (:data:`_FILLER`), numbers and persons
     (:data:`NOT_TELLING`) are taken out, and no pair the book's own text holds (a word the book uses
@@ -1558,8 +1584,23 @@ def _event_words(ctx: CheckContext, text: str) -> frozenset[str]:
     prose tells the event in other words when it writes any of them (罚跪, 雪地, 一个时辰 — not 跪 alone).
     Many of these pairs straddle two words (众罚, 在渠, 边教): they are looked for, but how much a line says is
     counted by :func:`_event_word_count`."""
+    book = frozenset() if book_words else ctx.book_pairs()  # book_words: the book's own words kept (_event_untold)
     return frozenset(pair for run in _event_runs(ctx, text) for pair in pairs(run)
-                     if pair not in ctx.book_pairs() and not NOT_TELLING.intersection(pair))
+                     if pair not in book and not NOT_TELLING.intersection(pair))
+
+
+def _event_untold(ctx: CheckContext, text: str, body: str, cuts: dict[str, tuple[int, ...]] | None = None,
+                  book_words: bool = False) -> frozenset[str] | None:
+    """An event line's words (:func:`_event_words`) when it says enough of them (:data:`EVENT_WORDS_MIN`, and
+    :data:`EVENT_DICT_WORDS_MIN` of the dictionary's) and the prose writes none: the event is not told. ``None`` else.
+    ``book_words``: the words the book's own text uses are the line's too (the pump and the cylinder liner of a
+    drilling book) — asked only when the one who does the act is nowhere in the prose either, where a word the
+    book uses everywhere, absent from this draft, tells that the act is absent as well."""
+    words = _event_words(ctx, text, book_words)
+    if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words) \
+            and _event_word_count(ctx, text, cuts, book_words) >= EVENT_DICT_WORDS_MIN:
+        return words
+    return None
 
 
 def _event_runs(ctx: CheckContext, text: str) -> list[str]:
@@ -1568,13 +1609,15 @@ def _event_runs(ctx: CheckContext, text: str) -> list[str]:
     return [run for run in _FILLER.split(rest) if len(run) >= 2]
 
 
-def _event_word_count(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None) -> int:
+def _event_word_count(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None,
+                      book_words: bool = False) -> int:
     """How many words an event line says besides its names (:func:`_event_words`' pairs, counted as the dictionary
     cuts them: only a pair inside one word, :func:`word_pairs`). 在河边教徒弟撒网 slices into 在河, 河边, 边教, 徒弟,
     弟撒, 撒网 but says 河边, 徒弟, 撒网: a line of a verb and its object and a place says two or three words, whatever
     its slices (K6, stop 57: :data:`EVENT_DICT_WORDS_MIN`). ``cuts``: the line's segmented runs (:func:`word_pairs`)."""
+    book = frozenset() if book_words else ctx.book_pairs()
     return len({pair for run in _event_runs(ctx, text) for pair in word_pairs(run, cuts)
-                if pair not in ctx.book_pairs() and not NOT_TELLING.intersection(pair)})
+                if pair not in book and not NOT_TELLING.intersection(pair)})
 
 
 EVENT_DICT_WORDS_MIN = 3
@@ -1610,9 +1653,13 @@ TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4
 _TAKEN_BACK = re.compile(f"{alternation(TAKE_BACK_VERBS)}|{TAKEN_BACK.pattern}")
 """A thing back with the one who had it: taken back (:data:`giving.TAKE_BACK_VERBS`: 收回, 递还) or put back where it
 came from (:data:`TAKEN_BACK`) — after a handover, one for a moment (:func:`_handover_told`)."""
-REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
-                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
-                    r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
+PUT_BACK = f"推了回去|推回|{TAKEN_BACK.pattern}"
+"""A thing pushed or put back (推回来, 塞回了内兜): a refusal of a giving or a showing only (:data:`GIVES_OR_SHOWS`)."""
+REFUSE_ACT = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
+                        r"推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
+                        r"(?:没|不)(?:松手|撒手|松开)")
+"""What tells that an act was refused or did not happen, whatever the act (没肯, 拒绝, 摇了摇头, 作罢)."""
+REFUSE = re.compile(f"{REFUSE_ACT.pattern}|{PUT_BACK}")
 """What tells that a request was refused or a thing did not happen (没给, 不肯, 没把…交给, 拒绝, 推了回去, 没答应,
 没借, 摇了摇头, 作罢; held out but not let go, put back in a pocket: 又没松手, 把请帖塞回了内兜): a class of negated
 consent and giving, not the words of one draft. An order (不许弄丢,
@@ -1621,6 +1668,13 @@ NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 """A word right before what the event says (没罚, 免了罚): it did not happen."""
 YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只得|才)[^。！？!?]{0,6}?(?:给|交|借|批|递|塞|答应|同意|点头|松口|应了|收下|接过|罚|办)")
 """A refusal that gives way after all (起初不肯，后来还是交给了她): the event happened."""
+GIVES_OR_SHOWS = re.compile(f"{alternation(SHOW_VERBS)}|{alternation(HANDOVER_VERBS)}"
+                            r"|给[^，,。；;！？!?]{1,6}?(?:看|瞧|过目|验)")
+"""An event line whose act passes a thing to someone or holds it out before them (把汇票拿出来递给他, 拿给他看, 亮出腰牌):
+the only acts a thing put back (:data:`PUT_BACK`: 又塞回了怀里, 推回来) refuses. Any other act (记日志, 点现洋, 念给她听, 在舱口
+望风) is done with things that are put away after it — a diary back in its drawer, a needle up a sleeve, a snuff bottle back
+in a pocket, a paper pushed back by one who cannot read — and none of that says the act was refused (c3, stop 60: five
+books' false alarms, 十九, 二十三, 三十四, 四十三, 四十六)."""
 
 
 def _telling(body: str, k: int) -> tuple[int, int]:
@@ -1630,47 +1684,52 @@ def _telling(body: str, k: int) -> tuple[int, int]:
     return start, ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
 
 
-def _refused_at(body: str, k: int) -> bool:
+def _refused_at(body: str, k: int, put_back: bool = True) -> bool:
     """Whether the telling at ``k`` is refused or negated: the word before it negates it (没罚), or its sentence
-    and the next one refuse (:data:`REFUSE`) and do not give way after (:data:`YIELDED`)."""
+    and the next one refuse (:data:`REFUSE`; :data:`REFUSE_ACT` when a thing put back refuses nothing, ``put_back``
+    false) and do not give way after (:data:`YIELDED`)."""
     start, end = _telling(body, k)
     if NEGATED.search(body[max(start, k - 2):k]):
         return True
     window = body[start:end]
-    refusals = list(REFUSE.finditer(window))
+    refusals = list((REFUSE if put_back else REFUSE_ACT).finditer(window))
     return bool(refusals) and not YIELDED.search(window, refusals[-1].end())
 
 
-def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
+def _refused(ctx: CheckContext, words: frozenset[str], body: str, put_back: bool = True) -> str | None:
     """The sentence that refuses the event when every telling of it (a pair of ``words`` in the prose) is
     refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖, or the last telling of one puts it back where
     it came from (:data:`TAKEN_BACK`: held out, then 塞回了内兜); ``None`` when one telling stands (or none
-    is there: that is :func:`_untold`'s). Each pair's tellings are read once per prose."""
+    is there: that is :func:`_untold`'s). ``put_back`` false: the event gives and shows nothing
+    (:data:`GIVES_OR_SHOWS`), and a thing put back refuses none of it. Each pair's tellings are read once per prose."""
     spots, seen = _pairs_read(body)
     found = [w for w in words if w in spots]
     if not found:
         return None
-    for word in found:  # the last telling of the thing puts it back in a pocket: whatever came before, not given
+    for word in found if put_back else ():  # the last telling of the thing puts it back in a pocket: not given
         start, end = _telling(body, spots[word][-1])
         back = TAKEN_BACK.search(body, start, end)
         if back is not None and not YIELDED.search(body, back.end(), min(len(body), back.end() + 120)):
             return body[start:back.end()].strip()[-40:]
     evidence = None
     for word in found:
-        if word not in seen:
+        if (word, put_back) not in seen:
             at = spots[word]
-            seen[word] = None if not all(_refused_at(body, k) for k in at) else body[at[0]:at[0] + 40].split("\n")[0]
-        if seen[word] is None:
+            seen[(word, put_back)] = None if not all(_refused_at(body, k, put_back) for k in at) \
+                else body[at[0]:at[0] + 40].split("\n")[0]
+        if (told := seen[(word, put_back)]) is None:
             return None
-        evidence = evidence or seen[word]
+        evidence = evidence or told
     return evidence
 
 
 CALLED_OFF = re.compile(r"(?:回头|明天|明儿|明早|明日|改日|改天|下回|下次|以后|过两天|过几天)[^，,。！？；;“”\n]{0,6}再(?:说|讲|议|办|定|商量)|"
+                        r"(?:^|(?<=[“「\n]))等[^，,。！？；;“”\n等]{1,8}?再(?:说|讲|议|办|定|商量)(?=[。！？!?…”」])|"
                         r"(?:今天|今日|今晚|今儿|今夜|这回|这趟)[^，,。！？；;“”\n]{0,4}"
                         r"(?:去不成|走不成|走不了|去不了|上不去|下不去|过不去|不走了|不去了|不开了|开不成|办不成|做不成)")
 """What puts an act off or calls it off for the day, in general words: a later time then 再说/再议 (回头再说, 明天验了再说,
-以后再说), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
+以后再说) or a condition waited for then 再说, said as a whole utterance (“等天晴了再说。”, “等他回来再商量！” — not a put off told
+of the past or quoted from a letter, 他说等…再说, 叫他等…再说, 参不对，等…再讲: c3, stop 60), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
 not happened in the draft: asked (a warning), never refused — a draft may put off one thing and do the line's."""
 
 

@@ -197,9 +197,9 @@ def test_many_event_lines_read_the_prose_once(monkeypatch: pytest.MonkeyPatch) -
     calls = []
     real = checks._refused_at
 
-    def counted(body: str, k: int) -> bool:
+    def counted(body: str, k: int, put_back: bool = True) -> bool:
         calls.append(k)
-        return real(body, k)
+        return real(body, k, put_back)
 
     monkeypatch.setattr(checks, "_refused_at", counted)
     body = "王校长终究没有开除赵小军。\n" * 3 + "赵小军回了家。\n" * 200
