@@ -1765,15 +1765,58 @@ SOUND_MARKS = frozenset("斯尔夫诺娜娅耶蒂莱佩萨玛瓦索莉茨琳洛�
 """Of :data:`SOUND_CHARS`, the ones native words seldom hold: a transliterated run holds one (维+持 holds none)."""
 SOUND_RUN_MIN = 3
 SOUND_RUN_LONGEST = 8
+SOUND_PLACE_HEADS = ("草原", "高原", "盆地", "油田", "戈壁", "沙漠", "河", "湖", "江", "海", "山", "岭", "峰", "岛", "湾", "港",
+                     "省", "市", "县", "旗", "盟", "镇", "城", "州", "乡", "村")
+"""fn35: place words a run of sound characters opens (呼伦贝尔+草原, 鄂尔多斯+高原, 额尔古纳+河, 克拉玛依+市): said so once,
+the run is a place of the frontier written by sound (Mongolian, Uyghur, Manchu), never a foreign person."""
+SOUND_PERSON_BEFORE = re.compile(r"(?:叫|名叫|叫做)(?:他|她)?$|·$")
+"""fn35: what right before a run of sound characters says a person is named (叫伊万诺夫, 名叫贝鲁诺尼, 叫他萨莫伊洛夫) or a
+foreign full name goes on (卡洛斯·门德斯); not after :data:`SOUND_PLACE_NAMERS` (那地方叫克拉玛依)."""
+SOUND_PLACE_NAMERS = re.compile(r"(?:地方|地名|这里|那里|这儿|那儿|城市|草原|油田)[，,]?(?:就|也)?(?:叫|名叫|叫做)$")
+SOUND_PERSON_AFTER = re.compile(r"^(?:·|[会又也就还便]?(?:说|讲|问|答|喊|告诉|耸|摇头|点头|接过|握|拍|骑|叹)|"
+                                r"是(?:个|一个|位)?[^，。！？]{1,3}人[，。；！？])")
+"""fn35: what right after a run of sound characters only a person does (洛佩斯告诉他, 洛佩斯耸耸肩, 萨莫伊洛夫会说, 门德斯是巴西人,
+乌尔泰是旗人), besides :data:`AFTER_PERSON` and an office or honorific (:func:`_office_after`: 瓦德尔先生, 玛格丽特女士)."""
+PLACE_LEADS = frozenset("在到去从往回过进离穿经抵至于")
+"""fn35: a place's preposition or verb of going right before a word (在克拉玛依, 到了…, 穿过…): what follows that word
+is no act of someone's."""
+
+
+def _sound_run_is_place(lex: _Lexicon, line: str, col: int, end: int) -> bool:
+    """Whether the run of sound characters at ``line[col:end]`` opens a place word (:data:`SOUND_PLACE_HEADS`) or is cut
+    from a real place of the dictionary one character longer (鄂+尔多斯, 尔古纳+河 of 额尔古纳河)."""
+    return line.startswith(SOUND_PLACE_HEADS, end) or any(
+        lex.tags.get(line[a:b], "").startswith("ns") for a, b in ((col - 1, end), (col, end + 1), (col - 1, end + 1))
+        if a >= 0 and b <= len(line))
+
+
+def _sound_run_is_someone(lex: _Lexicon, line: str, col: int, end: int) -> bool:
+    """Whether the words around the run of sound characters at ``line[col:end]`` say a person: a naming verb or a word for
+    someone before it (:data:`SOUND_PERSON_BEFORE`, :func:`_someone_before`), a person's act or an office after it
+    (:data:`SOUND_PERSON_AFTER`, :data:`AFTER_PERSON`, :func:`_office_after`), the act not after a place's
+    preposition (:data:`PLACE_LEADS`: 在克拉玛依打出)."""
+    before, after = line[max(0, col - 6):col], line[end:end + 6]
+    if SOUND_PERSON_BEFORE.search(before) and not SOUND_PLACE_NAMERS.search(before):
+        return True
+    if _someone_before(lex, before[-4:]) or _office_after(after):
+        return True
+    if before[-1:] in PLACE_LEADS or before[-2:-1] in PLACE_LEADS and before[-1:] in "了过":
+        return False
+    return SOUND_PERSON_AFTER.match(after) is not None or AFTER_PERSON.match(after) is not None
 
 
 def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of each foreign name written by sound (N35): a whole run of
     :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_LONGEST` characters, one of
     :data:`SOUND_MARKS` among them, said as that same run at least twice; a rare name of the dictionary or none
-    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔)."""
+    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔).
+    fn35: the kind is read from the text, not assumed: a run that once opens a place word or is cut from a real place
+    (:func:`_sound_run_is_place`: 呼伦贝尔草原, 额尔古纳河, 鄂尔多斯) is a place, left to the place readers; a run said
+    nowhere as someone (:func:`_sound_run_is_someone`) is a loan word or a place (萨克斯, 克拉玛依): neither is read."""
     runs: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
+    place: set[str] = set()
+    someone: set[str] = set()
     for i, line in enumerate(lines):
         col, size = 0, len(line)
         while col < size:
@@ -1787,9 +1830,14 @@ def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tupl
             if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_LONGEST and set(run) & SOUND_MARKS:
                 runs[run] += 1
                 first.setdefault(run, (i, col))
+                if run not in place and _sound_run_is_place(lex, line, col, end):
+                    place.add(run)
+                if run not in someone and _sound_run_is_someone(lex, line, col, end):
+                    someone.add(run)
             col = end
     for run, n in runs.items():
-        if n >= 2 and not lex.common(run) and not lex.tags.get(run, "").startswith("ns"):
+        if n >= 2 and run in someone and run not in place and not lex.common(run) \
+                and not lex.tags.get(run, "").startswith("ns"):
             yield run, first[run][0], first[run][1]
 
 
