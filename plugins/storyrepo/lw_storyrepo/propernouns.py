@@ -104,6 +104,10 @@ LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴",
 and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
 a given name first: :data:`GIVEN_NAME_HEADS`). N35: the ridges and tablelands of the loess country (青冈+梁, 枣林+塬,
 and 峁) and the valley fields of the south (鹅公+冲), 冲 being a verb of rushing too (:data:`MOTION_SUFFIXES`)."""
+THING_HEAD_STEMS = {"梁": frozenset("木钢铁泥竹房屋横主脊鼻桥门椽栋檩顶")}
+"""fn35: landform heads that are a thing's word too, with the last characters of the stems that make them that thing: 梁
+after a wood, a material or a part of a house or a bridge (松木+梁, 水泥+梁, 房+梁, 横+梁) is a beam, not a ridge (a ridge
+is named by a numeral, a tree or a shape: 二道梁, 青冈梁, 卧驼梁)."""
 GIVEN_NAME_HEADS = frozenset(("岩",))
 """Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
 more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
@@ -915,6 +919,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
                 continue
         if suffix in LANDFORM_HEADS and line[start - 2:start - 1] == line[start - 1:start]:
             continue  # 努努+嘴, 撇撇+嘴: a verb said twice and its object, no place (N31)
+        if line[start - 1:start] in THING_HEAD_STEMS.get(suffix, ()):
+            continue  # 松木+梁: a beam (fn35)
         if len(suffix) == 1 and line[start - 1:start] == suffix:
             continue  # 黑洞+洞, 亮堂+堂: an adjective's reduplicated end (ABB), no name ends in its last character twice (N31)
         if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
@@ -1730,6 +1736,10 @@ GIVEN_ALONE_MIN = 3
 FOCUS_LEADS = frozenset("连")
 """A surname that is the focus word of 连…都/也 too (连萤火都只叫她, 连针头也): before :data:`FOCUS_ENDS` it starts no name."""
 FOCUS_ENDS = frozenset("都也")
+MODIFIER_SURNAMES = frozenset("白青蓝黄红绿黑紫灰石木铁铜钢银金玉竹陶马牛羊")
+"""fn35: surnames that are a colour, a material or an animal too, said before a thing's word (黄+玉米, 白+馒头, 金+戒指,
+石+磨盘, 牛+皮鞋): a full name opening with one vouches for someone only where its given name alone is said of someone
+once (:func:`_said_of_someone`: 水生说他, 美玉点点头), not where it only lies, dries and is shared out (玉米晒了)."""
 SUBJECT_ACT_TAGS = frozenset("vdp")
 """What a word standing after a subject may be tagged: a verb, an adverb, a preposition (俞向东坐了, 何满仓跟着)."""
 
@@ -1773,10 +1783,10 @@ SOUND_PERSON_BEFORE = re.compile(r"(?:叫|名叫|叫做)(?:他|她)?$|·$")
 """fn35: what right before a run of sound characters says a person is named (叫伊万诺夫, 名叫贝鲁诺尼, 叫他萨莫伊洛夫) or a
 foreign full name goes on (卡洛斯·门德斯); not after :data:`SOUND_PLACE_NAMERS` (那地方叫克拉玛依)."""
 SOUND_PLACE_NAMERS = re.compile(r"(?:地方|地名|这里|那里|这儿|那儿|城市|草原|油田)[，,]?(?:就|也)?(?:叫|名叫|叫做)$")
-SOUND_PERSON_AFTER = re.compile(r"^(?:·|[会又也就还便]?(?:说|讲|问|答|喊|告诉|耸|摇头|点头|接过|握|拍|骑|叹)|"
-                                r"是(?:个|一个|位)?[^，。！？]{1,3}人[，。；！？])")
-"""fn35: what right after a run of sound characters only a person does (洛佩斯告诉他, 洛佩斯耸耸肩, 萨莫伊洛夫会说, 门德斯是巴西人,
-乌尔泰是旗人), besides :data:`AFTER_PERSON` and an office or honorific (:func:`_office_after`: 瓦德尔先生, 玛格丽特女士)."""
+PERSON_ACT_AFTER = re.compile(r"^(?:·|[会又也就还便才]?(?:说|讲|问|答|喊|告诉|耸|摇头|点点?头|点了点头|接过|握|拍|骑|叹)|"
+                              r"是(?:个|一个|位)?[^，。！？]{1,3}人[，。；！？])")
+"""fn35: what right after a word only a person does, besides :data:`AFTER_PERSON` (洛佩斯告诉他, 洛佩斯耸耸肩, 萨莫伊洛夫会说,
+水生说他, 美玉点点头, 门德斯是巴西人, 乌尔泰是旗人) or what goes on a foreign full name (卡洛斯·门德斯)."""
 PLACE_LEADS = frozenset("在到去从往回过进离穿经抵至于")
 """fn35: a place's preposition or verb of going right before a word (在克拉玛依, 到了…, 穿过…): what follows that word
 is no act of someone's."""
@@ -1793,16 +1803,35 @@ def _sound_run_is_place(lex: _Lexicon, line: str, col: int, end: int) -> bool:
 def _sound_run_is_someone(lex: _Lexicon, line: str, col: int, end: int) -> bool:
     """Whether the words around the run of sound characters at ``line[col:end]`` say a person: a naming verb or a word for
     someone before it (:data:`SOUND_PERSON_BEFORE`, :func:`_someone_before`), a person's act or an office after it
-    (:data:`SOUND_PERSON_AFTER`, :data:`AFTER_PERSON`, :func:`_office_after`), the act not after a place's
-    preposition (:data:`PLACE_LEADS`: 在克拉玛依打出)."""
+    (:func:`_person_acts_after`, :func:`_office_after`), the act not after a place's preposition (:data:`PLACE_LEADS`:
+    在克拉玛依打出)."""
     before, after = line[max(0, col - 6):col], line[end:end + 6]
     if SOUND_PERSON_BEFORE.search(before) and not SOUND_PLACE_NAMERS.search(before):
         return True
     if _someone_before(lex, before[-4:]) or _office_after(after):
         return True
-    if before[-1:] in PLACE_LEADS or before[-2:-1] in PLACE_LEADS and before[-1:] in "了过":
+    return _person_acts_after(before, after)
+
+
+def _person_acts_after(before: str, after: str) -> bool:
+    """Whether ``after``, the characters right after a word, opens what a person does (:data:`PERSON_ACT_AFTER`,
+    :data:`AFTER_PERSON`) and ``before`` does not end on a place's preposition or verb of going (:data:`PLACE_LEADS`:
+    在克拉玛依, 到了克拉玛依), after which the word is where something is done."""
+    if before[-1:] in PLACE_LEADS or (before[-2:-1] in PLACE_LEADS and before[-1:] in "了过"):
         return False
-    return SOUND_PERSON_AFTER.match(after) is not None or AFTER_PERSON.match(after) is not None
+    return PERSON_ACT_AFTER.match(after) is not None or AFTER_PERSON.match(after) is not None
+
+
+def _said_of_someone(text: str, word: str) -> bool:
+    """Whether ``text`` says ``word`` once where it names someone (:func:`_acts`, :func:`_person_acts_after`)."""
+    if _acts(text, word):
+        return True
+    at = text.find(word)
+    while at >= 0:
+        if _person_acts_after(text[max(0, at - 2):at], text[at + len(word):at + len(word) + 6]):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
@@ -1846,7 +1875,8 @@ def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[s
     a surname (any of :data:`ALL_SURNAMES`) and two characters, said where a name stands -- opening a clause and
     acting (，俞向东坐了), or right after a word for someone (闺蜜陶乐乐, 他闺女宫念念) -- whose two last
     characters the story says alone at least :data:`GIVEN_ALONE_MIN` times, more often than the whole, and at
-    least twice as the subject of a clause (守仁就, 海燕拖着). The given name's own acts vouch for it whatever its
+    least twice as the subject of a clause (守仁就, 海燕拖着); a surname of :data:`MODIFIER_SURNAMES` not after a word for
+    someone only with the given name said of someone once (fn35: 黄玉米 … 玉米晒了 is corn). The given name's own acts vouch for it whatever its
     characters (向东, 水生, 海燕 are dictionary words too); a surname that is a preposition too stays one where no
     clause opens before it (便向宝琴说道, 一路向东)."""
     text = "\n".join(lines)
@@ -1869,8 +1899,11 @@ def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[s
                 continue  # ，连萤火都只叫: 连…都, the focus, and a nickname
             only_surname = lex.tags.get(ch) == "nr" and ch not in FOCUS_LEADS
             opens = (col == 0 or line[col - 1] in CLAUSE_START) and _acts_next(lex, line[col + 3:col + 5])
-            if not only_surname and not opens and not (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])):
+            after_someone = col >= 2 and _someone_before(lex, line[max(0, col - 4):col])
+            if not only_surname and not opens and not after_someone:
                 continue
+            if ch in MODIFIER_SURNAMES and not after_someone and not _said_of_someone(text, given):
+                continue  # 黄+玉米就晒在场院上 … 玉米晒了: a colour and a thing, the thing said alone
             if lex.common(name) or set(given) & (KIN_CHARS | FUNCTION) or _someone_word(lex, given) or given in STOP:
                 continue
             if any(lex.common(line[a:a + 4]) for a in (col - 1, col) if a >= 0 and len(line[a:a + 4]) == 4):

@@ -59,3 +59,43 @@ def test_a_foreign_person_said_of_someone_once_is_still_read() -> None:
     assert "瓦伦丁" in _sound_runs("来的是瓦伦丁先生。\n瓦伦丁先生要买一批茶。")
     assert "莫里斯" in _sound_runs("“这是莫里斯。”大号说。\n莫里斯告诉他，乐队缺一个鼓手。\n莫里斯耸耸肩。")
     assert "佩德罗" in _sound_runs("前锋叫卡洛斯·佩德罗。\n佩德罗是巴西人，来了两年了。")
+
+
+# N35-3: a colour or a material before a thing's word
+
+def _given_alone(text: str) -> set[str]:
+    return {name for name, _i, _c in _given_alone_candidates(lexicon(), text.split("\n"))}
+
+
+def test_a_colour_before_a_thing_said_alone_after_is_no_full_name() -> None:
+    """黄玉米 at a clause's opening, then 玉米 drying and shared out four times: corn, not someone called 玉米."""
+    corn = "秋收以后，黄玉米就晒在场院上。玉米晒了三天，玉米就干透了。队长说玉米要先交公粮，玉米剩下的才分给各家。"
+    buns = "天亮以前，白馒头就蒸好了。馒头冒着热气，馒头就端上了桌。娘说馒头要先给爷爷，馒头剩下的才分给孩子们。"
+    for text, name in ((corn, "黄玉米"), (buns, "白馒头")):
+        assert name not in _found(text)
+        assert name not in _given_alone(text)
+
+
+def test_a_colour_surname_whose_given_name_is_said_of_someone_is_still_read() -> None:
+    """Near miss: 白 and 金 are colours and materials too, but 水生 and 美玉 speak and nod: the full names stand."""
+    text = ("那年开春，白水生就背着铺盖进了城。\n水生说他会烧砖。\n水生就在窑上干了三年。\n水生点点头，没再说话。")
+    assert "白水生" in _given_alone(text)
+    text = ("一九九五年五月，金美玉从延吉坐了四天火车。\n美玉说她要去南方。\n美玉就在车站睡了一夜。\n美玉点点头。")
+    assert "金美玉" in _given_alone(text)
+
+
+# N35-2: 梁 the beam
+
+def test_a_beam_of_wood_or_concrete_is_no_ridge() -> None:
+    """梁 after a wood (松木, 槐木), a material (水泥) or a part of a house (房) is a beam."""
+    for text in ("他把房梁上的灰掸干净。松木梁有些年头了，松木梁上还留着斧子印。老周说松木梁比杉木的结实。",
+                 "新桥用的是水泥梁。水泥梁是县里预制好运来的，水泥梁一根有两吨重。",
+                 "厂房顶上架着槐木梁，槐木梁被烟熏得发黑。槐木梁下挂着一盏马灯。"):
+        assert not {name for name in _found(text) if name.endswith("梁")}, text
+
+
+def test_a_ridge_named_by_a_numeral_a_tree_or_a_shape_is_still_a_place() -> None:
+    """Near miss: 二道梁, 酸枣梁, 卧牛梁 are ridges."""
+    assert _found("汽车翻过了二道梁。二道梁上风大，二道梁下面就是村子。").get("二道梁") == "地点"
+    assert _found("羊群翻过了酸枣梁。\n酸枣梁北面是柿树塬。").get("酸枣梁") == "地点"
+    assert _found("他们住在卧牛梁。\n卧牛梁上只有三户人家。").get("卧牛梁") == "地点"
