@@ -104,6 +104,10 @@ LANDFORM_HEADS = ("岗", "冈", "坪", "坳", "峪", "坞", "礁", "岩", "嘴",
 and a rock face of the coast and the hills (断橹+礁, 鲤鱼+岩), named as 滩 and 崖 are (岩 after a surname's character is
 a given name first: :data:`GIVEN_NAME_HEADS`). N35: the ridges and tablelands of the loess country (青冈+梁, 枣林+塬,
 and 峁) and the valley fields of the south (鹅公+冲), 冲 being a verb of rushing too (:data:`MOTION_SUFFIXES`)."""
+THING_HEAD_STEMS = {"梁": frozenset("木钢铁泥竹房屋横主脊鼻桥门椽栋檩顶")}
+"""fn35: landform heads that are a thing's word too, with the last characters of the stems that make them that thing: 梁
+after a wood, a material or a part of a house or a bridge (松木+梁, 水泥+梁, 房+梁, 横+梁) is a beam, not a ridge (a ridge
+is named by a numeral, a tree or a shape: 二道梁, 青冈梁, 卧驼梁)."""
 GIVEN_NAME_HEADS = frozenset(("岩",))
 """Landform heads that are everyday given names' characters too (张岩, 田白岩): after a surname's character and one
 more they end a person's name, not a place's (a place named by a surname's character and 岩 is left unread)."""
@@ -915,6 +919,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
                 continue
         if suffix in LANDFORM_HEADS and line[start - 2:start - 1] == line[start - 1:start]:
             continue  # 努努+嘴, 撇撇+嘴: a verb said twice and its object, no place (N31)
+        if line[start - 1:start] in THING_HEAD_STEMS.get(suffix, ()):
+            continue  # 松木+梁: a beam (fn35)
         if len(suffix) == 1 and line[start - 1:start] == suffix:
             continue  # 黑洞+洞, 亮堂+堂: an adjective's reduplicated end (ABB), no name ends in its last character twice (N31)
         if suffix in GIVEN_NAME_HEADS and line[start - 2:start - 1] in SURNAMES:
@@ -1730,6 +1736,10 @@ GIVEN_ALONE_MIN = 3
 FOCUS_LEADS = frozenset("连")
 """A surname that is the focus word of 连…都/也 too (连萤火都只叫她, 连针头也): before :data:`FOCUS_ENDS` it starts no name."""
 FOCUS_ENDS = frozenset("都也")
+MODIFIER_SURNAMES = frozenset("白青蓝黄红绿黑紫灰石木铁铜钢银金玉竹陶马牛羊")
+"""fn35: surnames that are a colour, a material or an animal too, said before a thing's word (黄+玉米, 白+馒头, 金+戒指,
+石+磨盘, 牛+皮鞋): a full name opening with one vouches for someone only where its given name alone is said of someone
+once (:func:`_said_of_someone`: 水生说他, 美玉点点头), not where it only lies, dries and is shared out (玉米晒了)."""
 SUBJECT_ACT_TAGS = frozenset("vdp")
 """What a word standing after a subject may be tagged: a verb, an adverb, a preposition (俞向东坐了, 何满仓跟着)."""
 
@@ -1765,15 +1775,77 @@ SOUND_MARKS = frozenset("斯尔夫诺娜娅耶蒂莱佩萨玛瓦索莉茨琳洛�
 """Of :data:`SOUND_CHARS`, the ones native words seldom hold: a transliterated run holds one (维+持 holds none)."""
 SOUND_RUN_MIN = 3
 SOUND_RUN_LONGEST = 8
+SOUND_PLACE_HEADS = ("草原", "高原", "盆地", "油田", "戈壁", "沙漠", "河", "湖", "江", "海", "山", "岭", "峰", "岛", "湾", "港",
+                     "省", "市", "县", "旗", "盟", "镇", "城", "州", "乡", "村")
+"""fn35: place words a run of sound characters opens (呼伦贝尔+草原, 鄂尔多斯+高原, 额尔古纳+河, 克拉玛依+市): said so once,
+the run is a place of the frontier written by sound (Mongolian, Uyghur, Manchu), never a foreign person."""
+SOUND_PERSON_BEFORE = re.compile(r"(?:叫|名叫|叫做)(?:他|她)?$|·$")
+"""fn35: what right before a run of sound characters says a person is named (叫伊万诺夫, 名叫贝鲁诺尼, 叫他萨莫伊洛夫) or a
+foreign full name goes on (卡洛斯·门德斯); not after :data:`SOUND_PLACE_NAMERS` (那地方叫克拉玛依)."""
+SOUND_PLACE_NAMERS = re.compile(r"(?:地方|地名|这里|那里|这儿|那儿|城市|草原|油田)[，,]?(?:就|也)?(?:叫|名叫|叫做)$")
+PERSON_ACT_AFTER = re.compile(r"^(?:·|[会又也就还便才]?(?:说|讲|问|答|喊|告诉|耸|摇头|点点?头|点了点头|接过|握|拍|骑|叹)|"
+                              r"是(?:个|一个|位)?[^，。！？]{1,3}人[，。；！？])")
+"""fn35: what right after a word only a person does, besides :data:`AFTER_PERSON` (洛佩斯告诉他, 洛佩斯耸耸肩, 萨莫伊洛夫会说,
+水生说他, 美玉点点头, 门德斯是巴西人, 乌尔泰是旗人) or what goes on a foreign full name (卡洛斯·门德斯)."""
+PLACE_LEADS = frozenset("在到去从往回过进离穿经抵至于")
+"""fn35: a place's preposition or verb of going right before a word (在克拉玛依, 到了…, 穿过…): what follows that word
+is no act of someone's."""
+
+
+def _sound_run_is_place(lex: _Lexicon, line: str, col: int, end: int) -> bool:
+    """Whether the run of sound characters at ``line[col:end]`` opens a place word (:data:`SOUND_PLACE_HEADS`) or is cut
+    from a real place of the dictionary one character longer (鄂+尔多斯, 尔古纳+河 of 额尔古纳河)."""
+    return line.startswith(SOUND_PLACE_HEADS, end) or any(
+        lex.tags.get(line[a:b], "").startswith("ns") for a, b in ((col - 1, end), (col, end + 1), (col - 1, end + 1))
+        if a >= 0 and b <= len(line))
+
+
+def _sound_run_is_someone(lex: _Lexicon, line: str, col: int, end: int) -> bool:
+    """Whether the words around the run of sound characters at ``line[col:end]`` say a person: a naming verb or a word for
+    someone before it (:data:`SOUND_PERSON_BEFORE`, :func:`_someone_before`), a person's act or an office after it
+    (:func:`_person_acts_after`, :func:`_office_after`), the act not after a place's preposition (:data:`PLACE_LEADS`:
+    在克拉玛依打出)."""
+    before, after = line[max(0, col - 6):col], line[end:end + 6]
+    if SOUND_PERSON_BEFORE.search(before) and not SOUND_PLACE_NAMERS.search(before):
+        return True
+    if _someone_before(lex, before[-4:]) or _office_after(after):
+        return True
+    return _person_acts_after(before, after)
+
+
+def _person_acts_after(before: str, after: str) -> bool:
+    """Whether ``after``, the characters right after a word, opens what a person does (:data:`PERSON_ACT_AFTER`,
+    :data:`AFTER_PERSON`) and ``before`` does not end on a place's preposition or verb of going (:data:`PLACE_LEADS`:
+    在克拉玛依, 到了克拉玛依), after which the word is where something is done."""
+    if before[-1:] in PLACE_LEADS or (before[-2:-1] in PLACE_LEADS and before[-1:] in "了过"):
+        return False
+    return PERSON_ACT_AFTER.match(after) is not None or AFTER_PERSON.match(after) is not None
+
+
+def _said_of_someone(text: str, word: str) -> bool:
+    """Whether ``text`` says ``word`` once where it names someone (:func:`_acts`, :func:`_person_acts_after`)."""
+    if _acts(text, word):
+        return True
+    at = text.find(word)
+    while at >= 0:
+        if _person_acts_after(text[max(0, at - 2):at], text[at + len(word):at + len(word) + 6]):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of each foreign name written by sound (N35): a whole run of
     :data:`SOUND_CHARS` of :data:`SOUND_RUN_MIN` to :data:`SOUND_RUN_LONGEST` characters, one of
     :data:`SOUND_MARKS` among them, said as that same run at least twice; a rare name of the dictionary or none
-    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔)."""
+    (伊万诺夫, 瓦西里耶夫, 勒克莱尔), never a common word or a famous name (马克思, 莫斯科) nor a real place (布鲁塞尔).
+    fn35: the kind is read from the text, not assumed: a run that once opens a place word or is cut from a real place
+    (:func:`_sound_run_is_place`: 呼伦贝尔草原, 额尔古纳河, 鄂尔多斯) is a place, left to the place readers; a run said
+    nowhere as someone (:func:`_sound_run_is_someone`) is a loan word or a place (萨克斯, 克拉玛依): neither is read."""
     runs: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
+    place: set[str] = set()
+    someone: set[str] = set()
     for i, line in enumerate(lines):
         col, size = 0, len(line)
         while col < size:
@@ -1787,9 +1859,14 @@ def _transliterated_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tupl
             if SOUND_RUN_MIN <= len(run) <= SOUND_RUN_LONGEST and set(run) & SOUND_MARKS:
                 runs[run] += 1
                 first.setdefault(run, (i, col))
+                if run not in place and _sound_run_is_place(lex, line, col, end):
+                    place.add(run)
+                if run not in someone and _sound_run_is_someone(lex, line, col, end):
+                    someone.add(run)
             col = end
     for run, n in runs.items():
-        if n >= 2 and not lex.common(run) and not lex.tags.get(run, "").startswith("ns"):
+        if n >= 2 and run in someone and run not in place and not lex.common(run) \
+                and not lex.tags.get(run, "").startswith("ns"):
             yield run, first[run][0], first[run][1]
 
 
@@ -1798,7 +1875,8 @@ def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[s
     a surname (any of :data:`ALL_SURNAMES`) and two characters, said where a name stands -- opening a clause and
     acting (，俞向东坐了), or right after a word for someone (闺蜜陶乐乐, 他闺女宫念念) -- whose two last
     characters the story says alone at least :data:`GIVEN_ALONE_MIN` times, more often than the whole, and at
-    least twice as the subject of a clause (守仁就, 海燕拖着). The given name's own acts vouch for it whatever its
+    least twice as the subject of a clause (守仁就, 海燕拖着); a surname of :data:`MODIFIER_SURNAMES` not after a word for
+    someone only with the given name said of someone once (fn35: 黄玉米 … 玉米晒了 is corn). The given name's own acts vouch for it whatever its
     characters (向东, 水生, 海燕 are dictionary words too); a surname that is a preposition too stays one where no
     clause opens before it (便向宝琴说道, 一路向东)."""
     text = "\n".join(lines)
@@ -1821,8 +1899,11 @@ def _given_alone_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[s
                 continue  # ，连萤火都只叫: 连…都, the focus, and a nickname
             only_surname = lex.tags.get(ch) == "nr" and ch not in FOCUS_LEADS
             opens = (col == 0 or line[col - 1] in CLAUSE_START) and _acts_next(lex, line[col + 3:col + 5])
-            if not only_surname and not opens and not (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])):
+            after_someone = col >= 2 and _someone_before(lex, line[max(0, col - 4):col])
+            if not only_surname and not opens and not after_someone:
                 continue
+            if ch in MODIFIER_SURNAMES and not after_someone and not _said_of_someone(text, given):
+                continue  # 黄+玉米就晒在场院上 … 玉米晒了: a colour and a thing, the thing said alone
             if lex.common(name) or set(given) & (KIN_CHARS | FUNCTION) or _someone_word(lex, given) or given in STOP:
                 continue
             if any(lex.common(line[a:a + 4]) for a in (col - 1, col) if a >= 0 and len(line[a:a + 4]) == 4):
