@@ -4344,8 +4344,6 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 
 _CLAUSE_ENDS = "，,。！？；;：:\n"
 """The marks that end a clause: a comma, a sentence's stop, a semicolon, a colon, a line's end."""
-_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
-"""Where a clause of a card or of the lore ends (:func:`dated_subjects`): at one of :data:`_CLAUSE_ENDS`."""
 _CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
 """Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
 opening or close too (spoken words are a clause of their own)."""
@@ -4449,17 +4447,17 @@ COMING_WORDS = ("下来", "上来", "过来", "赶来", "赶到", "找来", "找
                 "下到", "下队", "下乡", "下厂", "下连", "下县", "下基层")
 """Comings whose first character is no coming of its own (:data:`ARRIVING`): a party coming down from above (检查组下来,
 工作组下队, 下乡, 下厂), over or up (过来, 上来), hurrying (赶到) or calling (登门, 光临; T9, stop 60)."""
-COMING = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WORDS)}")
+COMING_ACT = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WORDS)}")
 """A doing that opens on a coming (:data:`ARRIVING`, :data:`COMING_WORDS`)."""
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
 COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
-                         rf"(?P<verb>(?:{COMING.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
+                         rf"(?P<verb>(?:{COMING_ACT.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
 就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming
-(:data:`COMING`):
+(:data:`COMING_ACT`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
 """The fewest characters of a comer's leading part that may name them inside a dated event's words (御史 of 御史老爷 in
@@ -4471,7 +4469,7 @@ def _ways_differ(doing: str, other: str) -> bool:
     """Whether one of two doings of the same doer opens on a coming (:data:`ARRIVING`) and the other on a leaving
     (:data:`LEAVING`): 靠岸 and 离港回国 are two events, whatever day the one is dated (R55 on T4)."""
     def way(d: str) -> str:
-        return "leave" if LEAVING.match(d) else "come" if COMING.match(d) else ""
+        return "leave" if LEAVING.match(d) else "come" if COMING_ACT.match(d) else ""
     ways = {way(doing), way(other)}
     return ways == {"leave", "come"}
 
@@ -4494,7 +4492,7 @@ def _comes_in(what: str, who: str) -> bool:
     """Whether a dated event's words ``what`` name the comer ``who`` (:func:`_comer_at`) right before a coming
     (:data:`ARRIVING`): 巡漕御史到临清盘粮 for 御史老爷, 场长带场部验收组到七连过磅 for 验收组."""
     at = _comer_at(what, who)
-    return at is not None and COMING.match(what, at[1]) is not None  # the words' end is no coming
+    return at is not None and COMING_ACT.match(what, at[1]) is not None  # the words' end is no coming
 
 
 def _owned_by_another(what: str, who: str) -> bool:
@@ -4513,10 +4511,10 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
 ``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
-    comes = set(verb) & ARRIVING or COMING.search(verb) is not None
+    comes = set(verb) & ARRIVING or COMING_ACT.search(verb) is not None
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what and not _owned_by_another(what, who))
-             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and (set(what[:2]) & ARRIVING or COMING.match(what))))}
+             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and (set(what[:2]) & ARRIVING or COMING_ACT.match(what))))}
     if not found and comes:  # the comer named in the event's own words, coming there (巡漕御史到临清 for 御史老爷明儿就到)
         found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)

@@ -242,8 +242,10 @@ DEFINED_ONE = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,5}?)(?
 said again too (a two-character one is the language's own noun: 店主是他的一个远房亲戚)."""
 APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
-PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
-                         "酒馆", "客栈"))
+PLACE_HEAD_WORDS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店",
+                              "饭馆", "酒馆", "客栈"))
+"""The kinds a place-naming frame's head says are a place (一个叫望川的地方): any other head names an organisation. Was
+bound as PLACE_HEADS, which the longer-word guard's characters below rebound (stop 60's read: a place read as 组织)."""
 HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道具", "武器", "宝贝", "法宝", "匕首", "刀", "剑", "枪", "技能", "名字",
               "名儿", "主播", "博主", "网红", "歌手", "演员", "模特", "选手", "队员", "新人", "用户", "网友")
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
@@ -872,7 +874,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         elif frame == "thing":
             kind = "物品"
         elif frame == "place":
-            kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
+            kind = "地点" if m.group(4) in PLACE_HEAD_WORDS else "组织"
         else:
             kind = _kind_by_suffix(word, "物品" if opened == "《" else "人物")
         yield word, kind, m.start(2)

@@ -11,7 +11,7 @@ calendar, not the books' words:
 - a record's own date (after a form's own label, :data:`DATE_LABELS`, or with the weather after it) written today is
   not a day still to come; a written piece ending on its full date alone (:data:`DATE_FOOT`) is not dated ahead either;
 - a count said exactly (:data:`EXACTLY`: 整整, 足足) allows a month's slack, after any verb of a death (:data:`DEATH_VERBS`);
-- a coming is any doing that opens on one (:data:`COMING`: 下来, 下队, 下乡, 赶到, 登门), not only 到/来/回.
+- a coming is any doing that opens on one (:data:`COMING_ACT`: 下来, 下队, 下乡, 赶到, 登门), not only 到/来/回.
 
 Written here in books none of the sets use: a 民国 cannery, a 光绪 customs post, a 公元 1950s surveying team and a
 lumber camp.
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from lw_storyrepo.continuity import COMING, DATE_FOOT, World, book_time, dated_events, dated_subjects, dates_of_death
+from lw_storyrepo.continuity import COMING_ACT, DATE_FOOT, World, book_time, dated_events, dated_subjects, dates_of_death
 
 import continuity_helpers
 
@@ -139,9 +139,9 @@ def test_a_coming_on_its_day_or_uncounted_or_undated_is_silent(body: str) -> Non
 
 def test_a_coming_is_any_doing_that_opens_on_one() -> None:
     for doing in ("下来", "下队", "下乡", "赶到", "登门", "到了", "回京"):
-        assert COMING.match(doing), doing
+        assert COMING_ACT.match(doing), doing
     for doing in ("下棋", "下班", "走了", "出发"):
-        assert not COMING.match(doing), doing
+        assert not COMING_ACT.match(doing), doing
     # a world's event of a party coming down to a unit reads as their coming (下乡 was in no book)
     lore = "民国二十年十月二十二日县里工作组下乡。"
     assert any("离那天还有9天" in m for m in timed("“工作组大后天就下来了。”", "民国二十年十月十三日", lore))
