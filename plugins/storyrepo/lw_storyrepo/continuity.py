@@ -730,6 +730,13 @@ ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
 (你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
+MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "遗物", "遗容", "坟", "墓", "祭", "忌日", "周年", "丧",
+                  "守孝", "戴孝", "入土", "故去", "殁")
+"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝): a sentence telling of a death without its verb."""
+OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
+"""A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
+:data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
+counts from another event the sentence names (带我进厂，一晃就十年了; R60 on T9, pre-existing)."""
 DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
                          rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
@@ -4196,7 +4203,8 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     out = []
     for i, col, sentence in sentences:
         m = ELAPSED.search(sentence)
-        if not m or NOT_NOW.search(sentence[:m.start()]):
+        if not m or NOT_NOW.search(sentence[:m.start()]) \
+                or not (re.match(DEATH_VERBS, m.group()) or OF_A_DEATH.search(sentence)):
             continue
         dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
         said = _cn_int(m.group("n").replace("几", "三")) if m.group("n") != "两" else 2
