@@ -737,6 +737,13 @@ ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
 (你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
+MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "遗物", "遗容", "坟", "墓", "祭", "忌日", "周年", "丧",
+                  "守孝", "戴孝", "入土", "故去", "殁")
+"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝): a sentence telling of a death without its verb."""
+OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
+"""A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
+:data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
+counts from another event the sentence names (带我进厂，一晃就十年了; R60 on T9, pre-existing)."""
 DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
                          rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
@@ -1900,10 +1907,29 @@ NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|�
                            r"周年|忌日|祭日|生日|寿|该|要|会|得|在|说|想|的")
 """Words in an entry's clause after its name that tell an act done elsewhere, to come, or a day of the dead (R59 on D1:
 刘德海来信…, 刘德海请假回…, 赵老栓周年, 赵老栓走了整一年, 刘德海该到…了, 刘德海经手的那批货): no act done there that day."""
-DOCUMENT_FRAME = re.compile(r"写|记|抄|誊|填|刻|念|读|翻|看|瞅|瞧|账|簿|册|本子|日志|日记|单|表|条|牌|榜|告示|通知|布告|信|"
-                            r"贴|递|接过|拆开|展开|打开|上面|上头")
+WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "账", "簿", "册", "本子", "日志", "日记", "单", "表", "条", "牌", "榜",
+                       "告示", "通知", "布告", "信")
+"""Words of writing and of written pieces before a quote (在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知)."""
+HANDLING_FRAME_WORDS = ("念", "读", "翻", "看", "瞅", "瞧", "贴", "递", "接过", "拆开", "展开", "打开", "上面", "上头")
+"""Words of reading, looking at or handing something before a quote (念一遍, 看了看, 接过): a written piece's frame only
+beside one (:data:`DOCUMENT_FRAME`); alone they frame speech as well (看了看他，说：)."""
+DOCUMENT_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + HANDLING_FRAME_WORDS))
 """Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
 a quote after words of speaking alone (说, 问, 算) is speech, its clauses no entries nor a foot (R59 on D1)."""
+PIECE_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + ("印", "票", "据", "存根", "帖", "契")))
+"""Words of the sentence bringing a quote in that name a writing or a written piece (存根上写着：; 念了一遍票根：; 收据上印着：):
+the frame :data:`DATE_FOOT` is read in — a word of looking or handing alone (看了看他，说：) frames speech too (R60 on T9)."""
+SPOKEN_INTRO = re.compile(r"说(?!明)|讲|问|答|告诉|吩咐|交代|嘱咐|叮嘱|嚷|喊|(?<![写念读批注记签题])道")
+"""Words of saying in the last clause before a quote (看了看柯满，说：; 对他道：): the quote is speech, its last date no
+piece's foot — 写道, 念道 are a piece written or read (R60 on T9)."""
+DUE_WORDS = re.compile(r"到期|期票|票期|归还|交货|开船|开车|启程|起程|动身|截止|为期|为限|限期|定于|订于|届时|以前|之前|"
+                       r"前交|前还|前付|候光|恭候|敬候|光临")
+"""Words in a piece ending on its date alone that make the date a day due or set, not the day it was made (到期照付; 十日内
+归还; 谨订于…候光; 在这之前装箱): a note falling due, an invitation, a deadline are dated ahead by their nature (R60 on T9)."""
+DUE_PIECES = re.compile(r"期票|支票|汇票|船票|车票|机票|戏票|门票|入场券|通行证|路条|请帖|请柬|喜帖")
+"""Pieces, named before a quote or in it, dated the day they are used, fall due or are to be paid back (a ticket's
+sailing day, a post-dated cheque, an invitation's feast): no foot of theirs is the day they were
+made (R60 on T9)."""
 FIELD_LINE = re.compile(rf"\s*(?:[^\s，,。；;：:“”]{{1,8}}[：:]|(?:{alternation(DUTY)}))")
 """A form's field line: a short label and its colon (地点：工棚。), or a duty opening it (值班孙某): a run of lines without
 a blank line between is a form only when its lines are such (R59 on D1: most drafts break paragraphs by one newline)."""
@@ -2097,7 +2123,7 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
             if foot is not None:
                 own.append((foot.start("foot"), foot.group("date") or foot.group("date2")))
             # a foot that is a date alone: read only for a day still to come (who made it, and when, is unsaid)
-            alone = DATE_FOOT.search(body) if foot is None and DOCUMENT_FRAME.search(before) else None
+            alone = _dated_alone(body, before) if foot is None else None
             if alone is not None and (alone.start("date") <= DOCUMENT_HEAD_SPAN
                                       or (not lunar_book and LUNAR_DAY.search(alone.group("date")))):
                 alone = None
@@ -2124,11 +2150,27 @@ def _document_days(now: str, lines: list[str], first_line: int, known: Iterable[
                 # a date alone at the foot is shown with the clause it closes (…当钱二百文，乾隆元年三月十六日。)
                 shown = max(0, *(body.rfind(c, 0, alone.start()) + 1 for c in "，,。；;：:")) if dated_alone and alone \
                     else max(0, at - 4 if at else 0)
-                out.append(Finding("连贯", ERROR, f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
+                # a date alone says nothing of who dated the piece, nor why: a warning (R60 on T9)
+                out.append(Finding("连贯", WARN if dated_alone else ERROR,
+                                   f"这份文书{'本章当天写下' if written else '已在手上'}，落的日子却是「{date}」，"
                                    f"可本章的书内时间是「{now}」；补写旧事、抄件或别的日子的文书就在正文写明",
                                    first_line + i, q.start() + at + 2, body[shown:].strip()[:60]))
                 break
     return out
+
+
+def _dated_alone(body: str, before: str) -> re.Match[str] | None:
+    """The full date alone ending a quoted piece (:data:`DATE_FOOT`) when it may be the day the piece was made: the
+    sentence bringing the quote in (the end of ``before``) names a writing or a written piece (:data:`PIECE_FRAME`), its
+    last clause no word of saying (:data:`SPOKEN_INTRO`: a date closing speech is a day said), and neither that sentence
+    nor the piece names a day due or set (:data:`DUE_WORDS`) or a piece dated the day it is used (:data:`DUE_PIECES`:
+    a note falling due, a ticket, an invitation). R60 on T9."""
+    sentence = before[max(before.rfind(c) for c in "。！？!?\n") + 1:]
+    clause = sentence[max(sentence.rfind(c) for c in "，,；;") + 1:]
+    if not PIECE_FRAME.search(sentence) or SPOKEN_INTRO.search(clause) or DUE_PIECES.search(sentence) \
+            or DUE_WORDS.search(body) or DUE_PIECES.search(body):
+        return None
+    return DATE_FOOT.search(body)
 
 
 def _signs(foot: re.Match[str], known: frozenset[str]) -> bool:
@@ -4203,7 +4245,8 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     out = []
     for i, col, sentence in sentences:
         m = ELAPSED.search(sentence)
-        if not m or NOT_NOW.search(sentence[:m.start()]):
+        if not m or NOT_NOW.search(sentence[:m.start()]) \
+                or not (re.match(DEATH_VERBS, m.group()) or OF_A_DEATH.search(sentence)):
             continue
         dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
         said = _cn_int(m.group("n").replace("几", "三")) if m.group("n") != "两" else 2
@@ -5067,6 +5110,11 @@ DATE_LABELS = ("日期", "填表日期", "填报日期", "填写日期", "开票
                "报告日期", "年月日")
 """A form's or a slip's label for its own date, the day it is filled or issued (日期：; 填表日期：; 日期一栏：), as opposed to
 a day it names (复查日期, 交货日期, 截止日期 are other labels: days to come). T9, stop 60."""
+AHEAD_WORDS = (*(w for w, n in _DAY_WORDS.items() if n > 0), "大后天", "下周", "下礼拜", "下星期", "下个月", "下月", "安排",
+               "计划", "预定", "预订", "打算", "提前", "预先", "事先")
+"""Words of a day or a plan to come before a record's later date (先写明天的安排：; 把明天的出货单填好): the record is filled
+ahead for its own day, not dated wrong (R60 on T9)."""
+AHEAD = re.compile(alternation(AHEAD_WORDS))
 _ENTRY_DATE = (rf"(?:(?P<label>{alternation(DATE_LABELS)})(?:一栏|栏)?[：:]\s*)?"
                rf"(?P<date>[^\d〇零一二三四五六七八九十，,。；;！？“”「」\n]{{0,4}}(?:[\d〇零一二三四五六七八九十]{{1,5}}|元)年"
                rf"(?:{_DAY_OF_MONTH}|正|冬|腊)月(?:初[一二三四五六七八九十]|{_DAY_OF_MONTH})[日号]?)(?=\s*[，,。、\s（(])")
@@ -5131,7 +5179,7 @@ def _entry_dated(now: str, lines: list[str], first_line: int) -> list[Finding]:
             if "：" in line or ":" in line:
                 out += _entry_inline(now, today, lines, i, first_line)
             continue
-        if not _other_day_this_year(m, line, today):
+        if not _other_day_this_year(m, line, today, next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")):
             continue
         # the nearest paragraph with text on each side, walked by index (a copy of the lines before each entry was the
         # draft's lines squared: thousands of entries; A14, stop 55)
@@ -5161,15 +5209,17 @@ def _earlier_this_year(date: str, today: tuple[str, int | None, int, int]) -> bo
         and (read[1][1], read[1][2]) < (today[2], today[3])
 
 
-def _other_day_this_year(m: re.Match[str], line: str, today: tuple[str, int | None, int, int]) -> bool:
+def _other_day_this_year(m: re.Match[str], line: str, today: tuple[str, int | None, int, int], before: str) -> bool:
     """Whether an entry's date (:data:`ENTRY_HEAD`, :data:`ENTRY_INLINE`) is another day of the in-book era and year than
     ``today`` that the entry cannot be headed with: an earlier one (:func:`_earlier_this_year`), or a later one when it is
     surely the entry's own — after a form's own date label (:data:`DATE_LABELS`: 日期：) or with the weather after it
     (:data:`ENTRY_WEATHER`): a record filled today is not dated a day still to come (T9, stop 60). A later day bare after
-    a colon may be a plan's (在本子上记下：十月二十日，检查组来), and is not read."""
+    a colon may be a plan's (在本子上记下：十月二十日，检查组来), and is not read; nor is one when ``before`` (the paragraph's
+    words before the date, or the paragraph before an entry opening its own) names a day or a plan to come
+    (:data:`AHEAD_WORDS`: 先写明天的安排：; 把明天的出货单填好: a record filled ahead for its day; R60 on T9)."""
     if _earlier_this_year(m.group("date"), today):
         return True
-    if not (m.group("label") or ENTRY_WEATHER.match(line, m.end())):
+    if not (m.group("label") or ENTRY_WEATHER.match(line, m.end())) or AHEAD.search(before):
         return False
     read = book_time(m.group("date"))
     return read is not None and read[0] == today[0] and read[1][0] == today[1] and None not in read[1] \
@@ -5205,7 +5255,7 @@ def _entry_inline(now: str, today: tuple[str, int | None, int, int], lines: list
     marks: tuple[int, bool, bool] | None = None
     quoted: list[tuple[int, int]] | None = None
     for m in ENTRY_INLINE.finditer(line):
-        if not _other_day_this_year(m, line, today):
+        if not _other_day_this_year(m, line, today, line[:m.start()]):
             continue
         # the clause before the colon, read back at most ENTRY_INTRO_SPAN characters
         back = max(0, m.start() - ENTRY_INTRO_SPAN)
