@@ -2694,8 +2694,11 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
         clause = _last_clause(before, len(before))
+        # 对着老葛的账一行一行算，…：“…” — a name closed by 的 owns a thing the clause handles; it does not speak (P3,
+        # stop 60: 连续性-盲评四十六's 好-5)
         own = [c for c in names.finditer(clause)
-               if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)]
+               if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)
+               and clause[c.end():c.end() + 1] != "的"]
         if own:
             return own[0].group()
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,
