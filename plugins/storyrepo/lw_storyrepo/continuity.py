@@ -2987,7 +2987,14 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
-SIGHTED_AT = rf"在(?P<at>[^。！？!?“”，,：:；;在]{{1,12}}?)(?:{SIGHTED})了?(?:{HEARERS})?(?P<who>WHO)了(?![过的])"
+MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画"
+"""The first characters of a resultative (V见, V着, V到) that reach no one's body (P3, stop 60): the mind, the ear, speech,
+counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着)."""
+MET = rf"{SIGHTED}|(?![{MET_NOT}])[\u4e00-\u9fff](?:见|着|到)"
+"""What a witness met someone by at a place (:data:`SIGHTED_AT`): the sighting words, or any resultative of reaching a body —
+a verb and 见, 着 or 到 (瞅见, 望见, 找着, 逮着, 接到, 等到; P3, stop 60: stop 59's S2 read 碰见 and its kin only), none
+of :data:`MET_NOT`."""
+SIGHTED_AT = rf"在(?P<at>[^。！？!?“”，,：:；;在]{{1,12}}?)(?:{MET})了?(?:{HEARERS})?(?P<who>WHO)了(?![过的])"
 """A witness's sighting at a place, done (``WHO``: the forms of the far; 俺在村口供销社门口碰见你哥了): no time said, the
 perfective 了 after the one seen makes it lately — the far one was near here (S2, stop 59; the timed sightings of
 连续性-盲评十四, 十七 and 十三's 刚才在一楼看见 are the same way of writing). Not 碰见过 (a visit of any time), nor a sighting
