@@ -2673,6 +2673,11 @@ _KIN_SAID = re.compile(r"(?:^|(?<=[”」。！？，,\s]))([\u4e00-\u9fff])[^�
 led by them (妈说，“…”); the word alone, not the end of another (姑妈说)."""
 
 
+OWN_WORDS = re.compile(r"[^，,。；;：:]{0,4}?(?:信|话|字|条|留言|电报|短信|声音|嗓音|嗓门|口气|腔调|原话|意思|吩咐|交代|嘱咐|遗言)")
+"""What a name's 的 may own before a colon that is its words (陆掌柜的信上只有一句：…, 师父的原话是：…): the words after the
+colon are theirs; any other thing (老葛的账, 孙厂长的背影) is only handled or looked at by the clause's speaker."""
+
+
 def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
                 people_outside: Callable[[], frozenset[str]]) -> str | None:
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there
@@ -2695,10 +2700,10 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
         clause = _last_clause(before, len(before))
         # 对着老葛的账一行一行算，…：“…” — a name closed by 的 owns a thing the clause handles; it does not speak (P3,
-        # stop 60: 连续性-盲评四十六's 好-5)
+        # stop 60: 连续性-盲评四十六's 好-5) — unless the thing is its words (陆掌柜的信上只有一句：…: :data:`OWN_WORDS`)
         own = [c for c in names.finditer(clause)
                if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)
-               and clause[c.end():c.end() + 1] != "的"]
+               and (clause[c.end():c.end() + 1] != "的" or OWN_WORDS.match(clause, c.end() + 1))]
         if own:
             return own[0].group()
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,

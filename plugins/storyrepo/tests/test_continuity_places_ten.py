@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, far_places
 from lw_storyrepo.findings import Finding
 
@@ -145,6 +146,17 @@ def test_the_near_misses_of_a_role_line_stay_silent(body: str) -> None:
 def test_a_name_owning_what_the_speaker_handles_is_no_voice() -> None:
     body = "铁生对着老刘的账本一行一行算，算完了，眉头拧成了疙瘩：“差出三百斤。”"
     assert [f for f in _found(body) if "说话" in f.message] == []
+
+
+def test_a_name_owning_words_before_a_colon_still_speaks_them() -> None:
+    """老刘的信上只有一句：“…” — the words the name owns are its own: the voice stays theirs (its card far, a letter)."""
+    world = _world()
+    ctx = CheckContext(dict(world.aliases), [], [], [], 0, set(world.aliases), set(), world=world, people=set(world.cards),
+                       kin_of_pov={}).for_draft({"视角": "王铁生", "书内时间": TODAY, "在场": ["王铁生"]})
+    for line, who in (("老刘的信上只有一句：“锯条的账，回去再对。”", "刘德海"),
+                      ("铁生对着老刘的账本一行一行算，算完了：“差出三百斤。”", None)):
+        said = [v.speaker for v in voices(ctx, [line]) if "账" in v.words or "斤" in v.words]
+        assert who is None and "刘德海" not in said or who in said, (line, said)
 
 
 # --- a world that says someone is not back even by a feast ---
