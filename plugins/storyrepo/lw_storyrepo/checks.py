@@ -2673,9 +2673,10 @@ _KIN_SAID = re.compile(r"(?:^|(?<=[”」。！？，,\s]))([\u4e00-\u9fff])[^�
 led by them (妈说，“…”); the word alone, not the end of another (姑妈说)."""
 
 
-OWN_WORDS = re.compile(r"[^，,。；;：:]{0,4}?(?:信|话|字|条|留言|电报|短信|声音|嗓音|嗓门|口气|腔调|原话|意思|吩咐|交代|嘱咐|遗言)")
-"""What a name's 的 may own before a colon that is its words (陆掌柜的信上只有一句：…, 师父的原话是：…): the words after the
-colon are theirs; any other thing (老葛的账, 孙厂长的背影) is only handled or looked at by the clause's speaker."""
+OWN_WORDS = re.compile(r"[^，,。；;：:]{0,4}?(?:信|话|字|条|留言|电报|短信|声|嗓|喉咙|口气|语气|口吻|腔|原话|意思|吩咐|交代|嘱咐|遗言)")
+"""What a name's 的 may own before a colon that is its words or its voice (陆掌柜的信上只有一句：…, 老祁的嗓子哑得厉害：…,
+师父的原话是：…): the words after the colon are theirs; any other thing (老葛的账, 孙厂长的背影) is only handled or looked at
+by the clause's speaker."""
 
 
 def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
