@@ -2700,11 +2700,13 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
         clause = _last_clause(before, len(before))
-        # 对着老葛的账一行一行算，…：“…” — a name closed by 的 owns a thing the clause handles; it does not speak (P3,
-        # stop 60: 连续性-盲评四十六's 好-5) — unless the thing is its words (陆掌柜的信上只有一句：…: :data:`OWN_WORDS`)
+        # 对着老葛的账一行一行算，…：“…” — a name closed by 的 inside a piece owns a thing the piece's act handles; it does
+        # not speak (P3, stop 60: 连续性-盲评四十六's 好-5) — unless the thing is its words (陆掌柜的信上…: :data:`OWN_WORDS`);
+        # one opening its piece is its subject (小川的心往下一沉：…)
         own = [c for c in names.finditer(clause)
                if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)
-               and (clause[c.end():c.end() + 1] != "的" or OWN_WORDS.match(clause, c.end() + 1))]
+               and (clause[c.end():c.end() + 1] != "的" or OWN_WORDS.match(clause, c.end() + 1)
+                    or line[:m.start() - len(clause) + c.start()].rstrip()[-1:] in ("", *"，,。；;！？!?“”"))]
         if own:
             return own[0].group()
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,

@@ -155,7 +155,9 @@ def test_a_name_owning_words_before_a_colon_still_speaks_them() -> None:
                        kin_of_pov={}).for_draft({"视角": "王铁生", "书内时间": TODAY, "在场": ["王铁生"]})
     for line, who in (("老刘的信上只有一句：“锯条的账，回去再对。”", "刘德海"),
                       ("老刘的嗓子哑得厉害：“锯条的账，回去再对。”", "刘德海"),
-                      ("铁生对着老刘的账本一行一行算，算完了：“差出三百斤。”", None)):
+                      ("天黑了，老刘的心往下一沉：“锯条的账，回去再对。”", "刘德海"),
+                      ("铁生对着老刘的账本一行一行算，算完了：“差出三百斤。”", None),
+                      ("铁生在底下掏出小本子，对着老刘的账本一行一行算，算完了，眉毛拧成了一个疙瘩：“差出三百斤。”", None)):
         said = [v.speaker for v in voices(ctx, [line]) if "账" in v.words or "斤" in v.words]
         assert who is None and "刘德海" not in said or who in said, (line, said)
 

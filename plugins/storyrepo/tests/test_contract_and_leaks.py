@@ -595,7 +595,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarms, unchanged by stop 51's rounds (its README); a development set since stop 52.
     ("连续性-盲评三十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-1 (什么也看不见 → 把告示从头到尾看了一遍) caught: S1's round (stop 58: the blind looking a written thing through)
-     [("连贯-境界-2.md", "境界"), ("连贯-位置-2.md", "位置"),  # 持有-2: H3 (stop 52; 九叔's words)
+     [("连贯-境界-2.md", "境界"),  # 持有-2: H3 (stop 52; 九叔's words)
+      # 位置-2 (协领大人今早在衙门里还问起你) caught: P3's round (stop 60: someone reported at a place of here today, any act)
       ("连贯-位置-3.md", "位置"),  # 时间-1/2/3: the thirty-first round (T2, stop 52; 7/15 -> 10/15; with H3 11/15)
       ("泄密-3.md", "乌云")],
      1),  # 合同-5 caught, 2 -> 1: K2's contract round (stop 54: 册子 never given — the handover missing, said as the event)
@@ -637,7 +638,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 持有-2 (我拿那张缠桦皮的角弓, in someone's words, no owner word): H10's round (stop 57)
       # 状态-1 (下不了地 → 扶着坞墙一步一步挪到了烽台脚下) caught: S1's round (stop 58: a bed-bound leg walking a step at a time)
       ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"),
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
+      # 位置-2 (王候官今早亲自在障里坐着) caught: P3's round (stop 60: someone reported at a place of here today, any act)
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏")],
      # 泄密-4 (苏娥) caught and 5 -> 4: K8's round (stop 59: the scribe-written letter is the writer a listener names to
      # the reader, 你阿母真好 — not the reader 田禹)
@@ -832,7 +834,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
       ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("合同-2.md", "P-002"),
+      # 位置-1 (侬阿姐刚刚在后门口寻侬) and 位置-3 (今朝高柜：蒋朝奉…) caught: P3's round (stop 60: a report of someone at a
+      # place of here today by any act; a document's open role line, dated today by a word)
+      ("连贯-时间-1.md", "书内时间"), ("合同-2.md", "P-002"),
       ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      4),
 ])
