@@ -777,10 +777,11 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
-                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)")
+                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)|"
+                       r"(?:年|节|冬|春|月|季)(?:里|底|头)?(?:也|都)(?:不回|回不来|走不开)")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
-them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
+them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast or a season (过年也回不来, 春节都走不开, 年底也不回: P3, stop 60) (老爷在仪征，十七日以前不回扬州 — the place
 not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2; not 目前/眼前/跟前…, a now or a nearness: 眼前走不开, R55). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
 journey."""
 
@@ -1873,7 +1874,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if pov_place:
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
-    if names is not None and now and "月" in text:  # a document dated today: who it says acted (D1, stop 59)
+    if names is not None and now and ("月" in text or any(w in text for w in TODAY_DOCUMENT)):
+        # a document dated today, by its date or a word (今朝高柜：…): who it says acted (D1, stop 59; P3, stop 60)
         at_place = (next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None)
                     or str(world.cards.get(pov, {}).get("位置") or "") or None) if pov else None
         far, kept = _away_from(world, pov, at_place, moved, reached, today) if pov and at_place else ({}, {})
@@ -1889,6 +1891,27 @@ the document was made (D1, stop 59). Only acts of the document's making — neve
 tells of (收件人, 致, 抄送)."""
 DUTY_HOLDER = "人|员|者|官"
 """What may follow a duty word before the colon (记录人, 值班员)."""
+TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "本日", "当日", "当天", "今晚", "今夜")
+"""Words that date a document the day it is read on without a date (今朝高柜：…, 今日值班：…, 今天的值班表：“…”): a piece
+opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60)."""
+TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[^，,。！？!?；;“”]{{0,4}}?"
+                         r"(?:牌|表|单|榜|簿|册|账|日志|记录|名单|通知|告示|布告|安排|派工|分工)")
+"""The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”)."""
+ROLE_LABEL_NOT = re.compile(r"收件|收信|寄件|寄信|发件|发信|写信|来信|致|抄送|转交|呈|日期|时间|日子|地点|地址|住址|籍贯|单位|"
+                            r"事由|原因|理由|备注|附|另|注|请假|告假|休假|病假|事假|探亲|缺|外出|出差|不在|在外|离|调往|调走|调出|死|亡|故|殁|"
+                            r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|(?:说|讲|道|问|写|念|喊|叫|"
+                            r"答|骂|想|记|云|曰)(?:着|了|道|的)?$|^(?:父亲?|母亲?|兄长?|哥哥|姐姐?|弟弟?|妹妹?|妻子?|丈夫|儿子|女儿|配偶)$")
+"""What makes a document's label no post of its making (P3, stop 60): whom it is sent or handed to and who wrote
+from elsewhere (收件人, 寄信人, 致, 抄送), its date, place, reason or notes (日期, 地点, 事由, 备注), someone absent or
+gone (请假人, 缺勤, 出差, 外出, 调出, 死者, 失踪人), a relation or a surety (家属, 证明人, 担保人, 父亲), a name's own field
+(姓名) or a clause of saying (队长说：…). Any other short label is a post someone holds where and when the document is
+made — :data:`ROLE_LABEL`."""
+ROLE_LABEL = r"(?P<label>[^\s，,。；;：:“”「」\d]{1,6}?)[：:]\s*"
+"""A document's open label before its names (发料人：, 高柜：, 写票：, 当班：, 领工：): any label but :data:`ROLE_LABEL_NOT`'s, its
+names all the field holds (葛福林; 蒋朝奉、钱朝奉) up to the field's end (P3, stop 60: D1's duty table made an open class)."""
+LETTER_FRAME = re.compile(r"信|电报|来电|寄来|捎来|带来的条")
+"""Words before a quoted piece that make it a letter or a wire from elsewhere (拆开哥的信：“…”): its labels are no posts of
+here."""
 SIGNED_AFTER = ("经手", "亲书", "亲笔书", "签发", "签收", "验收", "监收", "当值", "值班", "值夜", "带班", "押运")
 """A name's own act written after it at a document's foot (…，邓某经手。; 某某亲书于…): done where and when it was made.
 A letter's or a petition's close (拜上, 顿首, 手书, 具) is not one: a letter is written far away by its nature."""
@@ -1992,7 +2015,11 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
     duty = re.compile(rf"(?:{alternation(DUTY)})(?:{DUTY_HOLDER})?[：:]\s*(?P<list>[^；;。！？!?\n“”「」]{{1,40}})")
     signed = re.compile(rf"(?P<who>{name_re})(?:{alternation(SIGNED_AFTER)})(?=\s*(?:$|[。.；;！!]|于|[，,]\s*{_DATE}))")
     entry = re.compile(rf"(?:^|(?<=[：:，,；;。]))\s*(?P<who>{name_re})(?![{NOT_AN_ACT}])(?=[\u4e00-\u9fff])")
+    role = re.compile(rf"(?:^|(?<=[\s，,；;。：:]))(?:{'|'.join(TODAY_DOCUMENT)})?{ROLE_LABEL}"
+                      rf"(?P<list>(?:{name_re})(?:\s*[、和及与/／]\s*(?:{name_re}))*)(?=\s*(?:$|[；;。.，,（(]))")
     units: list[tuple[list[tuple[int, int, str]], bool]] = []  # (line, column, text) pieces of one document; quoted
+    undated: set[tuple[int, int]] = set()  # the first pieces of the documents a word dates today (今朝高柜：…)
+    from_afar: set[tuple[int, int]] = set()  # the quoted pieces a letter or a wire brings (no post of here)
     block: list[tuple[int, int, str]] = []
     for i, line in enumerate(lines):
         if not line.strip():
@@ -2000,9 +2027,19 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                 units.append((block, False))
             block = []
             continue
-        if "月" not in line and not block and not _QUOTED_WORDS.search(line):
+        if "月" not in line and not block and not _QUOTED_WORDS.search(line) and not line.lstrip().startswith(TODAY_DOCUMENT):
             continue
-        units += [([(i, q.start() + 1, q.group()[1:])], True) for q in _QUOTED_WORDS.finditer(line) if "月" in q.group()]
+        for q in _QUOTED_WORDS.finditer(line):
+            before = _before_quote(lines, i, q.start())
+            if "月" in q.group():
+                units.append(([(i, q.start() + 1, q.group()[1:])], True))
+            elif q.group()[1:].lstrip().startswith(TODAY_DOCUMENT) or TODAY_FRAME.search(before):
+                undated.add((i, q.start() + 1))
+                units.append(([(i, q.start() + 1, q.group()[1:])], True))
+            if LETTER_FRAME.search(before):
+                from_afar.add((i, q.start() + 1))
+        if not block and line.lstrip().startswith(TODAY_DOCUMENT):
+            undated.add((i, 0))
         block.append((i, 0, _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)))
     if block:
         units.append((block, False))
@@ -2011,6 +2048,8 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
     told: set[tuple[str, bool]] = set()  # (who, dead): a person's 状态 or 位置 finding made
     for pieces, quoted in units:
         dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
+        if pieces[0][:2] in undated:  # dated today by a word: a date read at its start
+            dated = (0, 0, next(w for w in TODAY_DOCUMENT if w in (pieces[0][2] + _before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1)))))
         opens_dated = quoted and DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None and (
             DOCUMENT_FRAME.search(_before_quote(lines, pieces[0][0], pieces[0][1] - 1)) is not None
             or len(list(DOCUMENT_DATE.finditer(pieces[0][2]))) > 1)
@@ -2020,6 +2059,10 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
             if not dates and dated is None:
                 continue
             acts = [(m.start("list") + n.start(), n.group()) for m in duty.finditer(text) for n in names.finditer(m.group("list"))]
+            if (pieces[0][0], pieces[0][1]) not in from_afar:  # an open label of a post (发料人：葛福林), not a letter's
+                acts += [(m.start("list") + n.start(), n.group()) for m in role.finditer(text)
+                         if not ROLE_LABEL_NOT.search(m.group("label")) and not names.fullmatch(m.group("label"))
+                         for n in names.finditer(m.group("list"))]
             if quoted or len(pieces) > 1:  # a form laid out line by line, or quoted: not a sentence of narration
                 acts += [(m.start(), m.group("who")) for m in signed.finditer(text)]
             if opens_dated:
@@ -2029,7 +2072,7 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
             for at, said in sorted(acts):
                 on = bisect.bisect_left(starts, at)  # the last date before the act, looked up (not scanned at each act)
                 date = (k, *dates[on - 1]) if on else dated
-                if date is None or not is_today(date[2]):
+                if date is None or not (date[2] in TODAY_DOCUMENT or is_today(date[2])):
                     continue
                 who = world.aliases.get(said, said)
                 card = world.cards.get(who)
@@ -3097,7 +3140,14 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
-SIGHTED_AT = rf"在(?P<at>[^。！？!?“”，,：:；;在]{{1,12}}?)(?:{SIGHTED})了?(?:{HEARERS})?(?P<who>WHO)了(?![过的])"
+MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画"
+"""The first characters of a resultative (V见, V着, V到) that reach no one's body (P3, stop 60): the mind, the ear, speech,
+counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着)."""
+MET = rf"{SIGHTED}|(?![{MET_NOT}])[\u4e00-\u9fff](?:见|着|到)"
+"""What a witness met someone by at a place (:data:`SIGHTED_AT`): the sighting words, or any resultative of reaching a body —
+a verb and 见, 着 or 到 (瞅见, 望见, 找着, 逮着, 接到, 等到; P3, stop 60: stop 59's S2 read 碰见 and its kin only), none
+of :data:`MET_NOT`."""
+SIGHTED_AT = rf"在(?P<at>[^。！？!?“”，,：:；;在]{{1,12}}?)(?:{MET})了?(?:{HEARERS})?(?P<who>WHO)了(?![过的])"
 """A witness's sighting at a place, done (``WHO``: the forms of the far; 俺在村口供销社门口碰见你哥了): no time said, the
 perfective 了 after the one seen makes it lately — the far one was near here (S2, stop 59; the timed sightings of
 连续性-盲评十四, 十七 and 十三's 刚才在一楼看见 are the same way of writing). Not 碰见过 (a visit of any time), nor a sighting
@@ -3135,6 +3185,29 @@ SENT_SOMEONE = "托人|托了|托个|派人|派了|派个|打发|捎话|捎信|�
 sent by them; the person did not (R58 on P6, the ftp fixers' round of stop 58)."""
 _NOT_SENT_GAP = rf"(?:(?!{SENT_SOMEONE})[^。！？!?，,“”]){{0,8}}?"
 """The words a report lets stand between the person's time and the coming: up to eight, no sender (:data:`SENT_SOMEONE`)."""
+REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下")
+"""Times of :data:`TODAY_AT` that say where someone is now, not what they did today: 你姐眼下在油田上班 is where the card
+keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them."""
+REPORTED_NOW_TIMES = "|".join([*(t for t in TODAY_AT.split("|") if t not in REPORTED_NOT_NOW),
+                               "今朝", "今晨", "早上", "早晨", "上午", "中午", "晌午", "头晌", "下午", "后晌", "大清早", "清早", "才刚"])
+"""The times of today a report of someone at a place says (:data:`REPORTED_AT`): :data:`REPORTED_TIMES` with 头晌 and
+才刚 (a while ago), less :data:`REPORTED_NOT_NOW` (P3, stop 60)."""
+REPORTED_AT = (rf"(?P<who>WHO)(?P<when>{REPORTED_NOW_TIMES})(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在]){{0,4}}?)在"
+               r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
+"""Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act): the person
+(``WHO``: the forms of the far, as the cards and the listener's kin call them), a time of today (:data:`REPORTED_NOW_TIMES`,
+not :data:`REPORTED_NOT_NOW`), a few words of manner (亲自, 还, 就: no sender, :data:`SENT_SOMEONE`; nothing of
+:data:`NOT_CAME`), 在 and the rest of the clause — a place and an act, any act: seeking, waiting, calling, asking,
+sitting, counting (你姐晌午在队部门口找你, 侬阿姐刚刚在后门口寻侬, 王候官今早亲自在障里坐着, 宫大人今儿一早在柜房里把金账翻过一遍).
+Not a place of their own or yonder (:data:`REPORTED_AWAY`), no place a body stands in (:data:`SIGHTED_NOWHERE`: 在电话里,
+在信上), no known place that is not the point of view's, nor, in the sentence, a journey or the far place
+(:data:`FAR_WORDS`) or another day (:data:`SIGHTED_LONG_AGO`, :data:`YESTERDAY`)."""
+REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|娘家|婆家|那边|那里|那儿|那头|那厢|外头|外面|外地|路上|半路|"
+                           r"半道|途中|梦)")
+"""Where a report's 在 may put someone that is no place of here: their own home, yonder, the road (你姐今早在家腌酸菜,
+你哥晌午在路上): the far one stays away."""
+REPORTED_OTHER_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|明天|明儿|明日|明朝|后天")
+"""Another day than today in a report's sentence (昨天晌午你姐在队部门口找你): not a report of today."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -3474,6 +3547,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     reported = functools.cache(lambda: re.compile(
         rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{CAME_HERE})|"
         rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
+    # someone said to have been at a place of here today doing anything (你姐晌午在队部门口找你: P3, stop 60)
+    reported_at = functools.cache(lambda: re.compile(REPORTED_AT.replace("WHO", spoken)))
     said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
@@ -3544,6 +3619,20 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
+        for q in _QUOTED_WORDS.finditer(line):  # “你姐晌午在队部门口找你”: reported here today, doing anything
+            if "在" not in q.group():
+                continue
+            told = next((m for m in reported_at().finditer(q.group())
+                         if _reported_here(world, m, _sentence_at(q.group(), m.start()), far_words, pov_place)), None)
+            reporting = said_of.get(told.group("who")) if told is not None else None
+            if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
+                    and not visiting(reporting, i):
+                placed.add((reporting, i))
+                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
+                                   f"本章没有写{reporting}回来，正文却说{reporting}今天在这边（「{told.group('at')}」）",
+                                   first_line + i, q.start() + told.start() + 1,
+                                   _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
+                                   Subject("位置", reporting, pov_place)))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
@@ -3585,6 +3674,20 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
+
+
+def _reported_here(world: World, m: re.Match[str], sentence: str, far_words: re.Pattern[str], here: str) -> bool:
+    """Whether a match of :data:`REPORTED_AT` (``sentence``: the quote's sentence holding it) puts its person at a
+    place of here today: nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not their own
+    nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in the clause
+    that is not ``here`` (the point of view's) nor in it, and, in the sentence, no journey or far place (``far_words``),
+    no time gone (:data:`SIGHTED_LONG_AGO`) and no other day (:data:`REPORTED_OTHER_DAY`)."""
+    at = m.group("at")
+    if NOT_CAME.search(m.group("gap")) or REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
+        return False
+    if any(not _related(world, p, here) for p in occurring(world.places, at)):
+        return False
+    return not (far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence))
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:

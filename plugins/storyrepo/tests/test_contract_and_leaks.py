@@ -599,7 +599,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarms, unchanged by stop 51's rounds (its README); a development set since stop 52.
     ("连续性-盲评三十", {"连贯": 15, "合同": 5, "泄密": 5},
      # 状态-1 (什么也看不见 → 把告示从头到尾看了一遍) caught: S1's round (stop 58: the blind looking a written thing through)
-     [("连贯-境界-2.md", "境界"), ("连贯-位置-2.md", "位置"),  # 持有-2: H3 (stop 52; 九叔's words)
+     [("连贯-境界-2.md", "境界"),  # 持有-2: H3 (stop 52; 九叔's words)
+      # 位置-2 (协领大人今早在衙门里还问起你) caught: P3's round (stop 60: someone reported at a place of here today, any act)
       ("连贯-位置-3.md", "位置"),  # 时间-1/2/3: the thirty-first round (T2, stop 52; 7/15 -> 10/15; with H3 11/15)
       ("泄密-3.md", "乌云")],
      1),  # 合同-5 caught, 2 -> 1: K2's contract round (stop 54: 册子 never given — the handover missing, said as the event)
@@ -641,7 +642,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 持有-2 (我拿那张缠桦皮的角弓, in someone's words, no owner word): H10's round (stop 57)
       # 状态-1 (下不了地 → 扶着坞墙一步一步挪到了烽台脚下) caught: S1's round (stop 58: a bed-bound leg walking a step at a time)
       ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"),
-      ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
+      # 位置-2 (王候官今早亲自在障里坐着) caught: P3's round (stop 60: someone reported at a place of here today, any act)
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏")],
      # 泄密-4 (苏娥) caught and 5 -> 4: K8's round (stop 59: the scribe-written letter is the writer a listener names to
      # the reader, 你阿母真好 — not the reader 田禹)
@@ -850,9 +852,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 境界-3 (谭宝山当了五年司钻) caught: rk1's round (stop 60: a rank said as the span served)
      # 合同-5 caught: c3's round (stop 60: the doer nowhere and nothing of the act, the book's own words counted — the
      # event missing, no longer 鲁长海 missing alone)
-     [("连贯-持有-2.md", "持有"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("泄密-4.md", "杜春英")],
-     2),  # 4 -> 2: c3's round (stop 60: 泄密-1's paper pushed back is no refusal of reading it aloud; 合同-5 above)
+     # 位置-1 (你姐晌午在队部门口找你; 杜春英 far by 过年也回不来) and 位置-3 (发料人：葛福林) caught: P3's round (stop 60: a
+     # report of someone at a place of here today by any act; a document's open role line)
+     [("连贯-持有-2.md", "持有"), ("泄密-4.md", "杜春英")],
+     1),  # 4 -> 1: c3's round (stop 60: 泄密-1's paper pushed back is no refusal of reading it aloud; 合同-5 above) and P3's
+     # (stop 60: 好-5's 对着老葛的账…：“…” — a name closed by 的 inside its piece does not speak)
     # a 1736 宁波 pawnshop (恒泰典) written blind at stop 59, an evaluation set: first run 4/15, 3/5, 5/5 and 4 false
     # alarms, two good drafts sent back; unchanged by stop 59's rounds (not tuned on it; its README); a development set
     # since stop 60.
@@ -867,7 +871,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 境界-2 (估价朝奉冯小宝, a ledger line) and 境界-3 (承安在恒泰典做了两年写票) caught: rk1's round (stop 60: a rank
      # before a full name is the entry's claim; a rank said as the span served)
      # 合同-2 caught: c3's round (stop 60: a step a person says — 汪敬斋说… — nine telling pairs, none in the prose)
-     [("连贯-持有-1.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-位置-1.md", "位置"), ("连贯-位置-3.md", "位置"),
+     # 位置-1 (侬阿姐刚刚在后门口寻侬) and 位置-3 (今朝高柜：蒋朝奉…) caught: P3's round (stop 60: a report of someone at a
+     # place of here today by any act; a document's open role line, dated today by a word)
+     [("连贯-持有-1.md", "持有"), ("连贯-持有-3.md", "持有"),
       ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      2),  # 4 -> 2: rk1's round (stop 60: 好-1's …站高柜的辰光，老汪还是朝奉 and 好-5's 我那辰光还是朝奉, a time gone by
     # any time noun)
