@@ -11,7 +11,8 @@ import sys
 from typing import Any, Iterator
 
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside, told_of
+from lw_storyrepo.continuity import (World, check_continuity, dated_events, dated_subjects, dates_of_death, far_places,
+                                     places_inside, told_of)
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.findings import Finding
 
@@ -46,6 +47,27 @@ def world_of(cards: dict[str, dict[str, Any]], aliases: dict[str, str], places: 
         more["far"] = far_places([lore, *texts.values()], places)
     return World(cards, dict(aliases), places, set(), ("普通人",), None, places_inside(lore, places), dict(gender or {}),
                  bars=forbidden_of(cards, texts, lore, aliases, places), **more)
+
+
+CANNERY: dict[str, dict[str, Any]] = {
+    "柯满": {"姓名": "柯满", "状态": "在世", "位置": "罐头厂"},
+    "韦先生": {"姓名": "韦先生", "状态": "在世", "位置": "罐头厂"},
+    "老聂": {"姓名": "老聂", "状态": "已死", "位置": "罐头厂"},
+}
+CANNERY_TEXTS = {"老聂": "民国二十年正月初九夜里锅炉炸了，老聂死在锅炉房。", "柯满": "罐头厂的学徒。", "韦先生": "账房先生。"}
+CANNERY_LORE = "民国二十年十月二十二日商会验货组到罐头厂验货。"
+
+
+def cannery_time(body: str, now: str, lore: str = CANNERY_LORE) -> list[Finding]:
+    """The 书内时间 findings of ``body`` told by 柯满 at the time rounds' cannery (T9 and its fixer, stop 60: D3 of the
+    stop's duplicates) at ``now``, in a book whose lore dates ``lore``'s events and whose dead 老聂 (聂师傅) died in the
+    first month of 民国二十年; 柯满 and 韦先生 in the scene."""
+    died, days = dates_of_death(CANNERY, CANNERY_TEXTS)
+    aliases = {**{n: n for n in CANNERY}, "聂师傅": "老聂"}
+    world = World(CANNERY, aliases, {"罐头厂"}, set(), ("普通人",), None, {}, {"柯满": "他", "韦先生": "他", "老聂": "他"},
+                  died=died, died_day=days, dated=dated_events([lore, *CANNERY_TEXTS.values()]),
+                  dated_by=dated_subjects(lore, CANNERY_TEXTS))
+    return [f for f in findings(body, world, "柯满", now, ["柯满", "韦先生"]) if "书内时间" in f.message]
 
 
 def three_holders(body: str, place: str, viewpoint: str = "阿满") -> list[Finding]:

@@ -19,33 +19,18 @@ lumber camp.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from lw_storyrepo.continuity import COMING_ACT, DATE_FOOT, World, book_time, dated_events, dated_subjects, dates_of_death
+from lw_storyrepo.continuity import COMING_ACT, DATE_FOOT, book_time
 
 import continuity_helpers
 
-CAMP: dict[str, dict[str, Any]] = {
-    "柯满": {"姓名": "柯满", "状态": "在世", "位置": "罐头厂"},
-    "韦先生": {"姓名": "韦先生", "状态": "在世", "位置": "罐头厂"},
-    "老聂": {"姓名": "老聂", "状态": "已死", "位置": "罐头厂"},
-}
-TEXTS = {"老聂": "民国二十年正月初九夜里锅炉炸了，老聂死在锅炉房。", "柯满": "罐头厂的学徒。", "韦先生": "账房先生。"}
-LORE = "民国二十年十月二十二日商会验货组到罐头厂验货。"
+LORE = continuity_helpers.CANNERY_LORE
 
 
 def timed(body: str, now: str, lore: str = LORE) -> list[str]:
-    """The 书内时间 findings of ``body`` told by 柯满 at the cannery at ``now``, in a book whose lore dates ``lore``'s
-    events and whose dead 老聂 died in the first month of 民国二十年."""
-    died, days = dates_of_death(CAMP, TEXTS)
-    aliases = {**{n: n for n in CAMP}, "聂师傅": "老聂"}
-    world = World(CAMP, aliases, {"罐头厂"}, set(), ("普通人",), None, {}, {"柯满": "他", "韦先生": "他", "老聂": "他"},
-                  died=died, died_day=days, dated=dated_events([lore, *TEXTS.values()]),
-                  dated_by=dated_subjects(lore, TEXTS))
-    return [f.message for f in continuity_helpers.findings(body, world, "柯满", now, ["柯满", "韦先生"])
-            if "书内时间" in f.message]
+    """The 书内时间 findings of ``body`` told by 柯满 at the cannery at ``now`` (:func:`continuity_helpers.cannery_time`)."""
+    return [f.message for f in continuity_helpers.cannery_time(body, now, lore)]
 
 
 @pytest.mark.parametrize("text, year", [("乾隆元年三月十三", ("乾隆", 1)), ("民国元年五月初三", ("民国", 1)),

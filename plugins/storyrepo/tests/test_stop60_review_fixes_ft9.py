@@ -22,34 +22,18 @@ mine, siblings of the same shapes.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from lw_storyrepo.continuity import World, dated_events, dated_subjects, dates_of_death
 from lw_storyrepo.findings import ERROR, WARN
 
 import continuity_helpers
 
-CAMP: dict[str, dict[str, Any]] = {
-    "柯满": {"姓名": "柯满", "状态": "在世", "位置": "罐头厂"},
-    "韦先生": {"姓名": "韦先生", "状态": "在世", "位置": "罐头厂"},
-    "老聂": {"姓名": "老聂", "状态": "已死", "位置": "罐头厂"},
-}
-TEXTS = {"老聂": "民国二十年正月初九夜里锅炉炸了，老聂死在锅炉房。", "柯满": "罐头厂的学徒。", "韦先生": "账房先生。"}
-LORE = "民国二十年十月二十二日商会验货组到罐头厂验货。"
 NOW = "民国二十年十月十三日"
 
 
 def timed(body: str, now: str = NOW) -> list[tuple[str, str]]:
     """The 书内时间 findings (severity, message) of ``body`` told by 柯满 at the cannery at ``now``."""
-    died, days = dates_of_death(CAMP, TEXTS)
-    aliases = {**{n: n for n in CAMP}, "聂师傅": "老聂"}
-    world = World(CAMP, aliases, {"罐头厂"}, set(), ("普通人",), None, {}, {"柯满": "他", "韦先生": "他", "老聂": "他"},
-                  died=died, died_day=days, dated=dated_events([LORE, *TEXTS.values()]),
-                  dated_by=dated_subjects(LORE, TEXTS))
-    return [(f.severity, f.message) for f in continuity_helpers.findings(body, world, "柯满", now, ["柯满", "韦先生"])
-            if "书内时间" in f.message]
+    return [(f.severity, f.message) for f in continuity_helpers.cannery_time(body, now)]
 
 
 @pytest.mark.parametrize("body", [
