@@ -436,7 +436,7 @@ closed class — here, the hands, the body, the house, a drawer, box or chest of
 (锁在, 收在, 藏在 …) any place word of theirs ending in 里/上/下; never one of :data:`NOT_KEEPER_PLACE` (H13, stop 60;
 fh13's narrowing of R60's H13-1: 在我头顶上, 在我们塔上, 在我哥那里 are no keeping)."""
 KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?"
-                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?回?(?:来|去|走)了)")
+                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了)")
 """The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a whole word of
 keeping (收着, 锁着, 留着, 收好了) or of taking it along (带来了, 带到…来了, 拿走了), only a place between (H13, stop 60;
 fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping)."""
