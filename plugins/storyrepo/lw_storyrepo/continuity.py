@@ -5987,7 +5987,8 @@ def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], alias
     a signed letter or note: the words close on a name of the book standing as a sentence of its own with a
     :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (…守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
     the words out as written (:data:`WRITTEN_FRAME`: 添了一行：“…以后就是他的。黄振江。”), or a quote of the next
-    :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on).
+    :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on:
+    both paragraphs quoted words alone, :func:`_quote_alone`).
     None when nothing signs them: a vocative after a comma (…是不是，老周。”) or a bare name said aloud (谁来问过？苏禾。)
     signs nothing (H13, stop 60; fh13's narrowing of R60's H13-4)."""
     line = lines[i]
@@ -5998,12 +5999,22 @@ def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], alias
     m = signed.search(words)
     if m is not None and (m.group("off") or _set_out_written(line, end)):
         return aliases.get(m.group(1), m.group(1))
+    if not _quote_alone(line):
+        return None  # 老周摆摆手：“…”: words with their own speaker are no letter's read on
     letter = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{STRICT_SIGN_OFF})[。.]?\s*”")
     for later in itertools.islice((lines[k] for k in range(i + 1, len(lines)) if lines[k].strip()), HOLDER_NEAR):
         m = letter.search(later)
         if m is not None:
-            return aliases.get(m.group(1), m.group(1))
+            return aliases.get(m.group(1), m.group(1)) if _quote_alone(later) else None
     return None
+
+
+def _quote_alone(paragraph: str) -> bool:
+    """Whether ``paragraph`` is quoted words alone, as a letter set out paragraph by paragraph is (“周兄：…”, or its
+    middle paragraphs opened and not closed): no narration before or after them names who says them (fh13, stop 60,
+    R60's H13-6)."""
+    text = paragraph.strip()
+    return text.startswith("“") and text.find("”") in (-1, len(text) - 1)
 
 
 def _set_out_written(line: str, end: int) -> bool:

@@ -91,3 +91,8 @@ def test_h13_5_a_long_quote_of_keeping_claims_is_read_in_linear_work(monkeypatch
     words = "老周的煤油灯在我屋里" * 400
     continuity_helpers.three_holders("阿满说：“" + words + "”", PLACE)
     assert counted.read <= 40 * len(words)
+
+
+def test_h13_6_a_spoken_quote_is_not_a_later_letters() -> None:
+    body = "老周摆摆手：“煤油灯在我屋里锁着，你放心。”\n\n阿满拆开苏禾寄回来的信，末尾写着：“塔上一切安好，勿念。苏禾谨上。”"
+    assert not any(m.startswith("苏禾") for m in held(body))
