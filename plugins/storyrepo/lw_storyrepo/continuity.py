@@ -423,27 +423,48 @@ a wish or a supposition, a comparison (你那把跟我那把…), what it was on
 KEPT_AT = r"(?:照旧|还|就|都|正|一直)?(?:在|放在|锁在|收在|搁在|存在|藏在|压在|塞在|揣在)"
 """Verbs of a thing lying in a keeping place now (在, 锁在, 收在 …), an adverb of still-so before them: what
 :data:`KEEPER_PLACE` follows in :func:`_kept_away` (H13, stop 60)."""
-KEEPER_PLACE = rf"(?P<keeper>{alternation(MINE_SPEAKERS)})(?:这儿|这里|这边|手上|手里|身上|家里?|屋里|[^。！？!?“”，,；;\n]{{0,5}}?[里上下])"
-"""The speaker's own keeping place after :data:`KEPT_AT` (在我抽屉里, 锁在俺柜里, 在我这儿, 在我身上): an open class — 我 and
-any place word ending in 里/上/下 — not the drawers and boxes seen (H13, stop 60)."""
-KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?(?:带|拿|收|揣|锁|藏|存|留)"
-                r"(?:(?![回给还])[^。！？!?“”，,；;\n]){0,6}?[了着]")
-"""The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a verb of
-taking along or keeping, done (了) or lasting (着), with no giving back (放回, 还给) in it (H13, stop 60)."""
+NOT_KEEPER_PLACE = (r"们|[哥姐弟妹爹娘妈爸叔伯舅姑姨婶爷奶公婆儿女媳兄嫂侄孙]|男人|老婆|丈夫|媳妇|师|东家|老板|"
+                    r"头顶|脚下|脚边|楼上|楼下|眼前|跟前|旁边|身边|身后|背后|对面|隔壁|前面|后面|上面|下面|上头|下头")
+"""What after 我 makes a place no keeping of the speaker's (fh13, stop 60, R60's H13-1): a shared place (我们塔上), a kin's
+keeping (我哥那里, 我爹屋里), a place by the speaker's body or house (我头顶上, 我楼下, 我身后)."""
+KEEPER_PLACE = (rf"(?P<keeper>{alternation(MINE_SPEAKERS)})(?!{NOT_KEEPER_PLACE})"
+                r"(?:这儿|这里|这边|手上|手里|身上|怀里|兜里|家里?|屋里|房里"
+                r"|[^。！？!?“”，,；;\n]{0,3}?(?:抽屉|箱子?|柜子?|包袱?|包|兜|口袋|匣子?|盒子?|枕头|褥子|床)(?:里|底下|下)"
+                r"|(?<=[锁收藏塞揣压存放搁]在[我俺])[^。！？!?“”，,；;\n]{0,5}?[里上下])")
+"""The speaker's own keeping place after :data:`KEPT_AT` (在我抽屉里, 锁在俺柜里, 在我这儿, 在我身上): after a bare 在 a
+closed class — here, the hands, the body, the house, a drawer, box or chest of theirs —; after a verb of putting away
+(锁在, 收在, 藏在 …) any place word of theirs ending in 里/上/下; never one of :data:`NOT_KEEPER_PLACE` (H13, stop 60;
+fh13's narrowing of R60's H13-1: 在我头顶上, 在我们塔上, 在我哥那里 are no keeping)."""
+KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?"
+                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了)")
+"""The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a whole word of
+keeping (收着, 锁着, 留着, 收好了) or of taking it along (带来了, 带到…来了, 拿走了), only a place between (H13, stop 60;
+fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping)."""
 LEFT_AWAY = (r"(?:留|丢|落|忘|寄|押|当|扔|撂|存)在[^。！？!?“”，,；;\n]{1,10}"
-             r"|(?:送|借|交|留|卖|赔|让|传|托)给[^。！？!?“”，,；;\n]{1,6}?了|送人了|(?:当|卖|押|丢|送)(?:掉)?了"
-             r"|(?:自即日起|自今日起|从今[天日]起|即日起|今[天日]起)?(?:转交|移交|交)(?:给|与|由)?[^。！？!?“”，,；;\n]{1,6}?"
-             r"(?:保管|收管|掌管|收执|代管|看管|管着|收着)")
+             r"|(?:送|借|交|留|卖|赔|让|传|托)给(?![我俺])[^。！？!?“”，,；;\n]{1,6}?了|送人了"
+             r"|(?:当|卖|押|丢|送)(?:掉)?了(?=[，,；;。！？!?”\n]|$)"
+             r"|(?P<handover>(?:自即日起|自今日起|从今[天日]起|即日起|今[天日]起)?(?:转交|移交|交)(?:给|与|由)?(?![我俺给与由])"
+             r"[^。！？!?“”，,；;\n]{1,6}?(?:保管|收管|掌管|收执|代管|看管|管着|收着))")
 """What a holder says of their own thing that puts it out of their hands now (H13, stop 60): left, lost, pawned or
 stored at a place (留在账房抽屉里, 落在家里), or handed to another and done (送给他了, 交给小王了), pawned, sold, lost
 (当了, 卖掉了), or handed over into another's keeping from today (a note or a log's line: 自即日起交小王保管) — an open class
-of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`."""
+of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`. Never a receiver who is the
+speaker (交给我保管, 传给我了), and 当了/丢了 only closing the clause (当了我二十年的伴, 丢了魂似的: fh13's narrowing of
+R60's H13-3)."""
 KEEPING_NOT_NOW = re.compile(r"要|想|打算|准备|得|该|会|别|莫|不|没|过|吗|么|呢|是不是|如果|要是|假如|若")
 """Words between the thing and the end of its keeping clause that make it no fact of now: a plan, a wish, a refusal,
 a done-before (借给过), a question or a supposition (:func:`_kept_away`)."""
 KEEPING_AFTER_NOT_NOW = re.compile(r"过|吗|么|呢|没有|不成|不")
 """What may follow a thing's keeping place in its clause that makes it no fact of now: a done-before (放过一阵), a question
 (在我这儿吗), a denial (:func:`_kept_findings`)."""
+KEEPING_CLAUSE_MAX = 20
+"""How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
+the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
+start or end for each (fh13, stop 60, R60's H13-5)."""
+WRITTEN_FRAME = re.compile(r"写|添|记|抄|签|信|条|纸|笔|簿|本子|日志|留言|落款|署名|字|一行")
+"""Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
+then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
+said aloud is an answer)."""
 CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
 """Where a clause of someone's words ends (the mark found tells a question: ？)."""
 SIGN_OFF = r"顿首|手书|手启|谨上|敬上|拜上|谨启|亲笔|上|字|留|书"
@@ -6112,27 +6133,47 @@ def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], l
     return str(voice.speaker)
 
 
-def _writer_of(lines: list[str], i: int, at: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
-    """Who wrote the quoted words holding position ``at`` of line ``i`` when they are a signed letter or note: the
-    words close on a name of the book standing as a sentence of its own (…以后就是他的。黄振江。”, …守仁顿首。”,
-    …姐，七月廿八。”; a :data:`SIGN_OFF` and a :data:`LETTER_DATE` may follow it), or a quote of the next
-    :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on).
-    None when nothing signs them: a vocative after a comma (…是不是，老周。”) signs nothing (H13, stop 60)."""
+def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
+    """Who wrote the quoted words of line ``i`` closing at ``end`` (their closing quote, or the line's end) when they are
+    a signed letter or note: the words close on a name of the book standing as a sentence of its own with a
+    :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (…守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
+    the words out as written (:data:`WRITTEN_FRAME`: 添了一行：“…以后就是他的。黄振江。”), or a quote of the next
+    :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on:
+    both paragraphs quoted words alone, :func:`_quote_alone`).
+    None when nothing signs them: a vocative after a comma (…是不是，老周。”) or a bare name said aloud (谁来问过？苏禾。)
+    signs nothing (H13, stop 60; fh13's narrowing of R60's H13-4)."""
     line = lines[i]
-    close = line.find("”", at)
-    end = close if close >= 0 else len(line)
     # a signature closes the words: their last LOOK_BACK characters are read, not the whole of a long quote
-    words = line[max(line.rfind("“", 0, at) + 1, end - LOOK_BACK):end]
-    signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?[。.]?\s*$")
+    low = max(0, end - LOOK_BACK)
+    words = line[max(line.rfind("“", low, end) + 1, low):end]
+    signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?P<off>(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?)[。.]?\s*$")
     m = signed.search(words)
-    if m is not None:
+    if m is not None and (m.group("off") or _set_out_written(line, end)):
         return aliases.get(m.group(1), m.group(1))
+    if not _quote_alone(line):
+        return None  # 老周摆摆手：“…”: words with their own speaker are no letter's read on
     letter = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?:{STRICT_SIGN_OFF})[。.]?\s*”")
     for later in itertools.islice((lines[k] for k in range(i + 1, len(lines)) if lines[k].strip()), HOLDER_NEAR):
         m = letter.search(later)
         if m is not None:
-            return aliases.get(m.group(1), m.group(1))
+            return aliases.get(m.group(1), m.group(1)) if _quote_alone(later) else None
     return None
+
+
+def _quote_alone(paragraph: str) -> bool:
+    """Whether ``paragraph`` is quoted words alone, as a letter set out paragraph by paragraph is (“周兄：…”, or its
+    middle paragraphs opened and not closed): no narration before or after them names who says them (fh13, stop 60,
+    R60's H13-6)."""
+    text = paragraph.strip()
+    return text.startswith("“") and text.find("”") in (-1, len(text) - 1)
+
+
+def _set_out_written(line: str, end: int) -> bool:
+    """Whether the narration of ``line`` just before the quote closing at ``end`` sets it out as written
+    (:data:`WRITTEN_FRAME`), read :data:`LOOK_BACK` characters back from the quote's opening, to an earlier quote's close."""
+    opening = line.rfind("“", 0, end)
+    before = line[max(0, opening - LOOK_BACK):max(opening, 0)]
+    return WRITTEN_FRAME.search(before, before.rfind("”") + 1) is not None
 
 
 def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tuple[str, str] | None:
@@ -6147,7 +6188,8 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     owner = m.group("owner")
     if m.group("keeper") is not None or m.group("holds") is not None:
         return (speaker, "kept") if speaker != holder and owner not in MINE_SPEAKERS else None
-    if (owner is None or owner in MINE_SPEAKERS) and speaker == holder:  # 我那架…, or the holder's words naming no owner
+    # 我那架…; the holder's words naming no owner only in a handing over into another's keeping (站章自即日起交…保管)
+    if (owner in MINE_SPEAKERS or (owner is None and m.group("handover") is not None)) and speaker == holder:
         return holder, "left"
     return None
 
@@ -6162,18 +6204,26 @@ def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_s
     a question (:data:`MINE_BEFORE_NOT_NOW`, :data:`NOT_NOW`, :data:`KEEPING_NOT_NOW`, :data:`KEEPING_AFTER_NOT_NOW`)
     (H13, stop 60)."""
     out = []
+    close = -1  # the close of the quote of the last claim read: the claims after it in the same quote share it
+    writers: dict[int, str | None] = {}  # a quote's writer by its close, read once
     for m in keeping.finditer(sentence):
         at = col - 1 + m.start("thing")
-        clause_start = max(sentence.rfind(mark, 0, m.start()) for mark in "，,：:；;“") + 1
-        clause_end = CLAUSE_END.search(sentence, m.end())
+        low = max(0, m.start() - KEEPING_CLAUSE_MAX)
+        clause_start = max(max(sentence.rfind(mark, low, m.start()) for mark in "，,：:；;“") + 1, low)
+        high = min(len(sentence), m.end() + KEEPING_CLAUSE_MAX)
+        clause_end = CLAUSE_END.search(sentence, m.end(), high)
         if not quoted_at(lines[i], at) or MINE_BEFORE_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or KEEPING_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
-                or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), len(sentence) if clause_end is None else clause_end.start()) \
+                or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), high if clause_end is None else clause_end.start()) \
                 or (clause_end is not None and clause_end.group() in "？?"):
             continue
         item = _canonical(m.group("thing"), world.items, by_length)
-        speaker = _writer_of(lines, i, at, names, aliases) or _speaker_at(speakers.get(i, ()), lines[i], at, False)
+        if close < at:
+            close = lines[i].find("”", at) % (len(lines[i]) + 1)  # none: the line's end
+        if close not in writers:
+            writers[close] = _writer_of(lines, i, close, names, aliases)
+        speaker = writers[close] or _speaker_at(speakers.get(i, ()), lines[i], at, False)
         read = _kept_away(m, speaker, owners.get(item))
         if read is None or read[0] not in world.cards or (read[0], item) in changed:
             continue
