@@ -78,7 +78,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
-from lw_storyrepo.forbidden import CAUSED, Bars
+from lw_storyrepo.forbidden import CAUSED, WRITING, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
@@ -2801,10 +2801,17 @@ DAY_RECALLED = re.compile(rf"(?<=[。！？!?])\s*{THAT_DAY}")
 acts of the dead and the held (:func:`_acting`), the scene is a remembered one from that sentence on, as a paragraph's is
 for one opening on it (:data:`REMEMBERED_DAY`) — the day word alone (not 那天井, 那日头, 那晚饭, 那夜色: R58 at stop 58),
 and not the sentences before it."""
-MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|那[天日晚夜刻会]|这[天日晚夜刻会])[\u4e00-\u9fff]")
+MADE_THING = re.compile(r"了?的(?!时候|时|当口|当儿|工夫|一刻|瞬间|刹那|[那这]?一(?:瞬|刹|下|会)|那[天日晚夜刻会]|这[天日晚夜刻会])"
+                        r"[\u4e00-\u9fff]")
 """After someone's doing, a 的 that makes it a description of a thing (爹点出来的数对不上; 师父扛回来的那根木头): the
 doing is what the thing is, not an act in the scene — for the dead, what they made or left (T5, stop 56: 连续性-盲评三十八
 泄密-2; 三十六 泄密-2's 爹写的那张字条 is the same form, read by the voices). Not a time clause (走进来的时候)."""
+WROTE = re.compile(WRITING)
+"""A faculty's act that is writing (:data:`lw_storyrepo.forbidden.WRITING`): the one act of a barred faculty that leaves a
+trace a later day can see (亲手写下的那张字条) — walking and handling leave none (fs3, stop 60: S3-6)."""
+WRITTEN_TRACE = re.compile(rf"[^，,。；;！？!?“”\n的]{{0,4}}?{MADE_THING.pattern}")
+"""After a writing act, the rest of its verb phrase closed by a 的 that makes it a thing (亲手写下的那张字条, 提笔写的那几个字,
+亲手写的那个字): a trace, made any day."""
 OWNED_THING = re.compile(rf"的(?!{BODY})[\u4e00-\u9fff]")
 """A name opening its sentence as the owner of what follows (爹的字工工整整，哪天出了几锭墨): the subject is the thing, not
 them; a part of their body (:data:`BODY`: 爹的手一挥，…) is still them (T5, stop 56: 连续性-盲评三十六 时间-1)."""
@@ -2839,6 +2846,10 @@ HEADCOUNT = re.compile(r"[两二三四五六七八九十几]个人")
 """A count of people closing a list of them (钱老伯、顾先生、德昌叔同承安四个人)."""
 LIST_JOINS = "、和同跟与及"
 """What joins the names of a list (甲、乙同丙, 甲和乙)."""
+HERE_NOW = re.compile(r"剩|只有|还有|[坐站蹲守围躺挤聚]着|在场")
+"""What makes a list closed by a head count the people there now (柜上就剩…四个人, 屋里只有…两个人, 炕上坐着…三个人): a
+being-there frame before the list — not an owner's list (把洛桑、次仁两个人的铺盖卷好) nor a past deed (是洛桑和次仁两个人
+挖的) (fs3, stop 60: S3-2)."""
 COUNTED_SPAN = 40
 """How far before a head count :func:`_counted` reads for its clause (a line of thousands of counts and no stop is not
 read back to its start at each)."""
@@ -2847,16 +2858,18 @@ read back to its start at each)."""
 def _counted(narration: str, lead: re.Pattern[str]) -> list[tuple[int, str]]:
     """Who is counted among the people here (柜上就剩钱老伯、顾先生、德昌叔同承安四个人，各人守着各人的位子): ``(position,
     form)`` for each form of ``lead`` in a list (:data:`LIST_JOINS` beside it) closed by a head count (:data:`HEADCOUNT`), the
-    list and the count in one clause that tells no time gone (:data:`BEFORE_NOW`) — one counted in the scene is in it as
-    one acting is. S3's round (stop 60: 连续性-盲评四十七 状态-2, a fit: one book wrote it)."""
+    list and the count in one clause that tells no time gone (:data:`BEFORE_NOW`), after a being-there frame
+    (:data:`HERE_NOW`) and owning nothing (no 的 after the count) — one counted in the scene is in it as one acting is. S3's round (stop 60: 连续性-盲评四十七 状态-2, a fit: one book wrote it)."""
     out: list[tuple[int, str]] = []
     for count in HEADCOUNT.finditer(narration):
         floor = max(0, count.start() - COUNTED_SPAN)
         begin = max(floor - 1, *(narration.rfind(c, floor, count.start()) for c in "。！？；;，,：:“”\n")) + 1
         clause = narration[begin:count.start()]
-        if BEFORE_NOW.search(clause) or not any(c in clause for c in LIST_JOINS):
-            continue
-        for m in lead.finditer(clause):
+        here = HERE_NOW.search(clause)
+        if BEFORE_NOW.search(clause) or not any(c in clause for c in LIST_JOINS) or here is None \
+                or narration.startswith("的", count.end()):
+            continue  # no being-there frame, or the people owners of a thing (两个人的铺盖)
+        for m in lead.finditer(clause, here.end()):
             joined = (m.start() > 0 and clause[m.start() - 1] == "、") or clause[m.end():m.end() + 1] in tuple(LIST_JOINS)
             if joined:
                 out.append((begin + m.start(), m.group()))
@@ -3100,7 +3113,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                         or (caused := caused or _caused_in(narration))(m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
-                if part_act is None and MADE_THING.match(narration, m.end()) and not FRESH.search(
+                if part_act is None and WROTE.search(m.group()) and WRITTEN_TRACE.match(narration, m.end()) \
+                        and not FRESH.search(
                         _sentence_at(narration[max(0, m.start() - TOLD_SPAN):m.end() + TOLD_SPAN], min(m.start(), TOLD_SPAN))):
                     continue  # 钱老伯亲手写的那个字: a trace, made any day — only one told new (墨还没干) is made now
                 if part_act is None:
@@ -5565,23 +5579,29 @@ an act of theirs still to come — not 上等, 相等, 何等 (a word of 等), n
 TO_COME = "赶明儿|明儿个|明儿|明天|明日|明早|明晚|明朝|后天|后儿|回头|改天|改日|过两天|过几天|下回|下次"
 """Times still to come, said before someone in a quote or before the clause they lead (明儿卸船，赵把头领头一班): an act of
 theirs to come."""
-NOT_A_DOER = "的之、和同与跟及那这是也不没别会在"
+NOT_A_DOER = "的之、和同与跟及那这是也不没别会在等他她家屋院房田铺店坟媳婆儿闺娘爹爸妈哥姐弟妹孙"
+NOT_A_DOER_WORDS = "老婆|女人|婆娘|一[句个声封份点张笔]"
 """What right after someone waited for makes them no doer (等老孟的信, 等老孟那份抚恤, 等老孟和…): an owner, a list, a
 copula; nor one of a time to come told not doing, or as the dead are spoken of (过两天再去，你师父不会怪你; 往后…阿爷在地底下
-也能闭眼了: 连续性-盲评二十四, 十二's good drafts)."""
+也能闭眼了: 连续性-盲评二十四, 十二's good drafts). Nor their household, kin or belongings (明天老洛家里摆席, 明儿老洛媳妇过来, 等洛桑他儿子回来,
+老洛屋里的东西: a possessor's head or a kin word, :data:`NOT_A_DOER_WORDS` for the two-character ones), a word waited for
+(等洛桑师傅一句话), nor the reduplicated wait (等老洛等了二十年: waiting for them, not them acting) (fs3, stop 60: S3-1)."""
 RITES = "头七|百日|周年|忌日|祭|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下|烧纸|纸钱|上香"
 """What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
 nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead)."""
 _RITE = re.compile(f"{RITES}|{FUNERAL}")
-IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来")
-"""A quote's words before an act to come that make it a wish (要是老孟还在，等他下了班…): no act said to come."""
+IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来|还等着|一直等|天天等|总说|总念叨|老念叨|总盼|"
+                      r"盼着|以为|不信")
+"""A quote's words before an act to come that make it a wish (要是老孟还在，等他下了班…), or another's hope reported (阿妈天天
+坐在江边，还等着老洛回来; 阿妈总说，等老洛回来…: the bereaved who will not believe it — fs3, stop 60: S3-1): no act said to
+come."""
 
 
 def _to_come_pattern(forms: str) -> re.Pattern[str]:
     """Someone of ``forms`` (group 1) said in a quote to do a thing still to come: waited for (:data:`AWAITING`) or after a
     time to come (:data:`TO_COME`, leading their clause) — the act itself open: any character after them but
     :data:`NOT_A_DOER` or a rite (:data:`RITES`, :data:`FUNERAL`). S3's round (stop 60: 连续性-盲评四十, 四十四, 四十六)."""
-    after = rf"(?![{NOT_A_DOER}]|{RITES}|{FUNERAL})[\u4e00-\u9fff]"
+    after = rf"(?![{NOT_A_DOER}]|{NOT_A_DOER_WORDS}|{RITES}|{FUNERAL})[\u4e00-\u9fff]"
     lead = rf"(?:{AWAITING}|(?:{TO_COME})(?:[^。！？!?；;，,“”]{{0,10}}?[，,])?\s*(?:你|您)?)"
     return re.compile(rf"{lead}(?>({forms})){after}")  # atomic: 洛桑师傅的 is not 洛桑 doing 师…
 
@@ -5646,15 +5666,20 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
                                                                           and _visited(lines, i, world.cards[who])):
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+            death_told = DEATH_TOLD.search(q.group())  # the quote-wide words read once a quote, not once a match (S3-5)
             for m in lately.finditer(q.group()):
                 who = name.get(m.group(1), m.group(1))
-                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _died_lately(world, who, now):
+                if held[who].startswith(DEAD) and not death_told and not _died_lately(world, who, now):
                     found.append((who, "却被人说成这几天还在做事（死者只能在回忆、转述往事里出现）", q.start() + m.start() + 1,
                                   line[q.start() + m.start():].strip()[:60]))
-            for m in to_come.finditer(q.group()):
+            wished = IF_ALIVE.search(q.group())  # an act to come after its first hit is a wish
+            to_do = () if death_told or _RITE.search(q.group()) \
+                else to_come.finditer(q.group(), 0, wished.start() if wished else len(q.group()))
+            coming: set[str] = set()  # one finding a person a quote
+            for m in to_do:
                 who = name.get(m.group(1), m.group(1))
-                if held[who].startswith(DEAD) and not DEATH_TOLD.search(q.group()) and not _RITE.search(q.group()) \
-                        and not IF_ALIVE.search(q.group(), 0, m.start()):
+                if held[who].startswith(DEAD) and who not in coming:
+                    coming.add(who)
                     found.append((who, "却被人说成往后还要来做事（死者不会再做事；说的是别人就改名字）", q.start() + m.start() + 1,
                                   line[q.start() + m.start():].strip()[:60]))
         carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next

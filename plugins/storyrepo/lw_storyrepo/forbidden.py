@@ -135,17 +135,25 @@ _UNGIVEN = r"[^，,。；;！？!?“”\n没不别给]"
 """A piece of one clause with no negation and no 给 in it (把信递给他看: shown to another, not read)."""
 BY_PIECE = "行个字页张句"
 """The pieces a written thing is gone through by (一行一行, 一个字一个字, 一页一页, 一张一张)."""
+RECITED = "经|咒|真言|六字|佛|诗|词|歌|谣|名字|口诀|祷|咒语"
+"""What is said by heart, not read (一句一句地念经, 一个字一个字地念六字真言): after 念/读 piece by piece, no reading — the
+blind recite prayers, verses and names (fs3, stop 60: S3-4)."""
 NEAR_EYES = "眼前|眼跟前|眼皮底下|眼皮子底下|眼睛跟前|眼底下"
 """Where a thing is brought to be looked at closely (凑到眼前, 举到眼皮底下) — not 凑到鼻子底下 (a smell: 连续性-盲评四十二's
 眼伤 四喜哥 smells a root so)."""
-LOOKING_CLOSE = (rf"(?:凑|举|贴|拿|送|捧)(?:到|在|近|上)了?(?:{NEAR_EYES})|眯(?:着|起|缝着)眼(?:睛)?{_CLAUSE}{{0,4}}?(?:看|瞧|瞅|认|辨)|"
+NOT_BY_EYE = "闻|嗅|摸|听|舔|尝|念|磨蹭|贴脸"
+"""What a thing brought up to the face is for when not for the eyes (凑到眼前闻了闻, 捧在眼前用手摸, 贴在眼前念念有词): a
+smell, a touch, a prayer — what the blind do as well, read in the clause and the next up to a looking verb (fs3, stop 60:
+S3-3)."""
+LOOKING_CLOSE = (rf"(?:凑|举|贴|拿|送|捧)(?:到|在|近|上)了?(?:{NEAR_EYES})(?![^。；;！？!?“”\n看瞧瞅认]{{0,10}}?(?:{NOT_BY_EYE}))|"
+                 rf"眯(?:着|起|缝着)眼(?:睛)?{_CLAUSE}{{0,4}}?(?:看|瞧|瞅|认)|"
                  rf"对着(?:亮|光|亮光|灯|灯光|日头|太阳|窗口|窗户){_CLAUSE}{{0,3}}?(?:看|照|瞧|瞅)")
 """Looking a thing over with the eyes, by the gesture (接过当票，凑到眼前; 眯着眼把船名认了一遍; 对着亮看了看): what no blind
 one does (S3's round, stop 60: 连续性-盲评四十二 凑到眼前, 四十七 凑到眼前, 二十三 眯着眼, 四十六 凑到窗户跟前 — the same way of
 writing in four books)."""
 READING = (rf"把{_CLAUSE}{{0,10}}?(?:{WRITTEN}){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
            rf"把{_UNGIVEN}{{0,10}}?{_WRITTEN_WORD}{_UNGIVEN}{{0,6}}?看(?:了|过|完)|"
-           rf"一([{BY_PIECE}])(字?)一\1\2{_CLAUSE}{{0,3}}?(?:看|念|读|认)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
+           rf"一([{BY_PIECE}])(字?)一\1\2{_CLAUSE}{{0,3}}?(?:看|认|(?:念|读)(?!了?(?:{RECITED})))|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
 """Reading a written thing (:data:`WRITTEN`: 把船头上的白字一个一个念了出来, 把告示从头到尾看了一遍, 把药方凑到眼前看了半天,
 一行一行看下去, 一个字一个字念 — the pieces :data:`BY_PIECE`, a 字 after the measure or not; not 念给…听: read to them; nor
 把信递给他看: shown to another)."""
