@@ -448,6 +448,8 @@ SERVED_THEN = re.compile(r"[^。！？；;“”]*?(?:(?:才|后来|之后|以�
 """After a rank served, in the rest of its sentence or the next (a window), a next step told or a now that is
 another (当了四年R才熬上R2, 做了两年R，后来升了R2, 当了十年R，如今是R2了, 熬了两年R，总算熬出了头): the span is a
 past, a back-story of how the person rose (frk1, stop 60)."""
+RISEN_TO = re.compile(r"(?:是|做了?|当上|成了|升|提|升了|提了|升为|提为|当了)(?:一?个|为)?$")
+"""Right before a rung after a span served: the rung said as someone's now or reached (…做了R2, 如今是R2, 升了R2)."""
 YOU_FRAMES = (
     (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
     (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVE_VERBS}{SPAN}(?:的)?$"), False),
@@ -863,9 +865,11 @@ class RankReader:
 
     def _moved_on(self, text: str, at: int) -> bool:
         """Whether the words from ``at`` (a window of :data:`LOOK_BACK`) tell a rank served as left since: a next step or
-        a now told (:data:`SERVED_THEN`), or another rung of the ladder named after it (当了十年R，前年升的R2)."""
+        a now told (:data:`SERVED_THEN`), or another rung said as someone's (:data:`RISEN_TO`: 提他做了R2) — not a rung
+        merely named (当了半年R，头一回见R2发火: R2 is another person)."""
         window = text[at:at + LOOK_BACK]
-        return SERVED_THEN.match(window) is not None or (self.rung_re is not None and self.rung_re.search(window) is not None)
+        return SERVED_THEN.match(window) is not None or (self.rung_re is not None and any(
+            RISEN_TO.search(window, max(0, m.start() - 4), m.start()) for m in self.rung_re.finditer(window)))
 
     def _listener(self, form: str, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
         """Who a quote's vocative calls: a known name, or a character of one ranked person's given name with a word

@@ -69,3 +69,9 @@ def test_days_of_work_are_a_stint_not_a_rank() -> None:
 
 def test_a_rank_to_come_before_a_full_name_is_no_claim() -> None:
     assert not _found("“咱们坞里未来的领作葛水生来啦！”阿福笑着说。")
+
+
+def test_a_span_served_then_another_rung_merely_named_is_still_the_rank_now() -> None:
+    # another rung after the span is a rise only as someone's (做了R2, 是R2, 升的R2), not a rung of another person
+    assert _said(_found("房德厚上坞当了半年木匠，头一回见坞主发这么大的火。"), "房德厚", "木匠")
+    assert _said(_found("房德厚当了三年小工。坞主那天骂了所有人。"), "房德厚", "小工")
