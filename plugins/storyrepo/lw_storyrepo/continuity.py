@@ -85,7 +85,7 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GONE_TIME, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.ranks import DOWN_WORDS, GONE_TIME, GONE_TIME_SAID, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -3891,7 +3891,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 冲脚夫们一摆手: a group of that stage, nobody's rank
             if told_back(tail) and quoted_at(lines[i], col - 1 + r.start()):
                 continue  # “…的时候，他还是纤夫”, “后来他当了舵工”: a rank of a past told in speech
-            if GONE_TIME.search(tail):
+            if (GONE_TIME_SAID if quoted_at(lines[i], col - 1 + r.start()) else GONE_TIME).search(tail):
                 continue  # 可是那天早上进马厩的鲁提领: a rank on a remembered day, held then (F2, stop 59)
             now_reached = aspired is not None and reached(tail)  # 刚当上灶丁, 才熬上水手: the stage now, not below it
             below = aspired is not None and not now_reached

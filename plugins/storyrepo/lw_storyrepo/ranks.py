@@ -285,14 +285,28 @@ THAT_DAY = (r"那一?(?:天(?!井|空|花|平|鹅|线|才|真|窗|桥|色|亮|�
 TIME_NOUNS = r"辰光|时候|时节|时光|光景|当口|当儿|年月|年头|岁月|会子|会儿|阵子|阵儿|日子|时日"
 """Nouns of a time, any register or dialect (时候, Wu 辰光, classical 时节, northern 会子): after 那 a time gone
 (:data:`GONE_SPANS`), after a clause and 的 a time of something done (:data:`WHEN`); rk1's round (stop 60)."""
-GONE_SPANS = rf"那(?:{TIME_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
-"""A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年, 我那辰光还是…, 那时节他还是…)."""
-GONE_TIME = re.compile(
-    rf"(?:(?:^|(?<=[，,；;：:“]))\s*(?:{GONE_SPANS}|{THAT_DAY})[早晚上下午夜中里头间]{{0,3}}[，,])|"
-    rf"(?:{GONE_SPANS}|{THAT_DAY})(?![早晚上下午夜中里头间]{{0,3}}的)[^，,；;：:“”。！？]*$")
+STRETCH_NOUNS = r"辰光|时节|时光|年月|年头|岁月|阵子|阵儿|日子|时日"
+"""The nouns of :data:`TIME_NOUNS` that name a stretch (那阵子, 那些年月), not a moment: in narration 那当口, 那当儿,
+那会子, 那光景, 那时候 are the scene's own now ("at that moment"), so only these say a time gone there (frk1, stop 60)."""
+GONE_SPANS = rf"那(?:{STRETCH_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
+"""A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年, 那时节他还是…)."""
+GONE_SPANS_SAID = rf"那(?:{TIME_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
+"""In a quote, any time noun after 那 is a time gone (我那辰光还是…, 我那当口还是个…): a speaker tells of another day."""
+
+
+def _gone_time(spans: str) -> re.Pattern[str]:
+    """:data:`GONE_TIME` over the given spans of time gone (narration's or a quote's)."""
+    return re.compile(
+        rf"(?:(?:^|(?<=[，,；;：:“]))\s*(?:{spans}|{THAT_DAY})[早晚上下午夜中里头间]{{0,3}}[，,])|"
+        rf"(?:{spans}|{THAT_DAY})(?![早晚上下午夜中里头间]{{0,3}}的)[^，,；;：:“”。！？]*$")
+
+
+GONE_TIME = _gone_time(GONE_SPANS)
 """A rank held at a time gone (R59, F2-2): a remembered day or stretch (:data:`THAT_DAY`, :data:`GONE_SPANS`) leading
 the sentence's clauses as a time alone (那天早上，龚船工…) or in the rank's own clause (老贺那阵子还是个…) — searched on
 the words before the rank; not one naming a thing (那天的事, 那阵子的账, 那天夜里的雨) or said in an earlier clause."""
+GONE_TIME_SAID = _gone_time(GONE_SPANS_SAID)
+"""A rank held at a time gone, in a quote: :data:`GONE_TIME` with the moment nouns too (:data:`GONE_SPANS_SAID`)."""
 NOT_NOW_MARKS = re.compile(
     r"当年|那年|以前|之前|从前|早年|曾经|曾是|那时|那会儿|当时|当初|起初|最初|原先|原本|本来|过去|昔日|小时候|刚入|刚进|刚来|"
     r"[一两二三四五六七八九十几数半]+年前|[一两二三四五六七八九十几数半]+个?月前|去年|前年|回忆|想起|记得|梦|"
@@ -413,9 +427,9 @@ def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[s
 
 SURNAME_FAMILIAR = ("小", "老", "阿")
 """Words of familiarity before a surname in an address (小俞, 老周, 阿陈)."""
-SPAN = (r"(?:整整|足足|快|近|将近|差不多|小|大|好)?(?:[一两二三四五六七八九十百几多半来数]+个?(?:年|月|季|冬|春|秋|夏|天|日|"
-        r"礼拜|星期|年头|载)(?:多|来|半)?|[这那]么(?:些|多|几)?年|[这那](?:些|几)年)")
-"""A span of time served, any length and unit (五年, 半年, 两年多, 三个月, 大半年, 这么些年): rk1's round (stop 60)."""
+SPAN = (r"(?:整整|足足|快|近|将近|差不多|小|大|好)?(?:[一两二三四五六七八九十百几多半来数]+个?(?:年|月|季|冬|春|秋|夏|年头|载)(?:多|来|半)?|[这那]么(?:些|多|几)?年|[这那](?:些|几)年)")
+"""A span of time served, any length and unit (五年, 半年, 两年多, 三个月, 大半年, 这么些年): rk1's round (stop 60). No
+days or weeks: 干了三天R, 当了两天R is a stint of that work, not a post held (frk1, stop 60)."""
 SERVE_VERBS = r"(?:当|做|干|熬|混|坐|任)了"
 """Verbs of serving in a post for a span (当了五年R, 做了两年R, 熬了三年R, 坐了十年R): the post held till now —
 not 当过 (a past) nor 当上 (a reaching, :data:`UP_WORDS`)."""
@@ -428,9 +442,14 @@ SERVED_UNDER = re.compile(r"(?:跟着?|随着?|给|替|帮|和|同|与|跟随|�
 """What before the name makes it the one served under or with (柳根跟着石大成当了两年R: the rank is not 石大成's)."""
 PLACE_BEFORE = frozenset("在到进于去来回")
 """What before a name makes it a place the person serves in (在某号做了两年R), not another person."""
-SERVED_THEN = re.compile(r"[^。！？；;“”]{0,16}?(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
-                         r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)")
-"""After a rank served, a next step told (当了四年R才熬上R2, 做了两年R，后来升了R2): the span is a past."""
+SERVED_THEN = re.compile(r"[^。！？；;“”]*?(?:(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
+                         r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)|"
+                         r"如今|现在|眼下|早就|早已|这才|便|总算|熬出|出师|出了?头|提的|升的|提了|升了)")
+"""After a rank served, in the rest of its sentence or the next (a window), a next step told or a now that is
+another (当了四年R才熬上R2, 做了两年R，后来升了R2, 当了十年R，如今是R2了, 熬了两年R，总算熬出了头): the span is a
+past, a back-story of how the person rose (frk1, stop 60)."""
+RISEN_TO = re.compile(r"(?:是|做了?|当上|成了|升|提|升了|提了|升为|提为|当了)(?:一?个|为)?$")
+"""Right before a rung after a span served: the rung said as someone's now or reached (…做了R2, 如今是R2, 升了R2)."""
 YOU_FRAMES = (
     (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
     (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVE_VERBS}{SPAN}(?:的)?$"), False),
@@ -441,8 +460,10 @@ YOU_FRAMES = (
 paragraph); no vocative, no finding."""
 SERVED_AS = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?$")
 """当了七八年R的X: a person's rank said as the years served (the name follows 的)."""
-NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?)$")
-"""What before a title makes it no claim of the person's rank now (代R, 前R, 老R: acting, former, veteran)."""
+NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?|从前的?|以前的?|早先的?|昔日的?|当年的?|"
+                                r"未来的?|将来的?|准|候补|见习|预备|想当|要当|当上)$")
+"""What before a title makes it no claim of the person's rank now (代R, 前R, 老R, 从前的R: acting, former, veteran;
+未来的R, 准R, 想当R: a rank to come, frk1 at stop 60)."""
 NOT_A_CLAIM_REACH = 8
 """How far before a title :data:`NOT_A_CLAIM_BEFORE` is looked for (longer than its longest word)."""
 
@@ -597,7 +618,7 @@ class RankReader:
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
-        for i, col, sentence in sentences:
+        for nth, (i, col, sentence) in enumerate(sentences):
             before = paragraph[1] if paragraph[0] == i else ""
             paragraph = (i, before[-LOOK_BACK:] + sentence[-LOOK_BACK:])
             if not self.rung_re.search(sentence):
@@ -620,7 +641,9 @@ class RankReader:
                     continue
                 if kind == "below" and reached(before):
                     kind = "narration"  # 刚当上灶丁: the stage just reached is the stage now, compared as said
-                if NOT_NOW_MARKS.search(before) or GONE_TIME.search(before) or NEGATED.search(clause) \
+                spoken = lines is not None and quoted_at(lines[i], col - 1 + r.start())
+                if NOT_NOW_MARKS.search(before) or (GONE_TIME_SAID if spoken else GONE_TIME).search(before) \
+                        or NEGATED.search(clause) \
                         or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
                     continue
                 if kind == "below":
@@ -640,9 +663,13 @@ class RankReader:
                     if mine and theirs and mine[0] == theirs[0] and mine[1] != theirs[1]:
                         diff = mine[1] - theirs[1]
                         said, held = said + sentence[r.end("rung"):r.end()], card_value
+                if kind == "served" and nth + 1 < len(sentences) and sentences[nth + 1][0] == i \
+                        and self._moved_on(sentences[nth + 1][2], 0):
+                    continue  # 当了十年R。前年坞主提他做了R2: the next sentence tells the step since
                 if diff < 0:
                     flagged.add((i, who))
-                    out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
+                    # a span served is weak evidence of the rank now (a back-story of a rise): a warning, not an error
+                    out.append(Finding("连贯", WARN if kind == "served" else ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
                                        "本章没有写降级的缘由", first_line + i, col, sentence.strip()[:60],
                                        Subject("境界", who, said)))  # answered and placed at the rank by review.check
                 elif diff > 0 and kind == "title" and self._title_claims(who, said, sentence, r, lines[i] if lines else None, col,
@@ -650,7 +677,7 @@ class RankReader:
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文用更高的「{said}」称呼{who}；"
                                        f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
-                elif diff > 0 and kind in ("narration", "list"):
+                elif diff > 0 and kind in ("narration", "list", "served"):
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更高的「{said}」；"
                                        f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
@@ -709,7 +736,7 @@ class RankReader:
                 return owners[0], "title", rung
         served = self._served(sentence, r, spans, k, canon)
         if served:
-            return served, "narration", rung  # 某某在店里做了两年R: the rank served till now
+            return served, "served", rung  # 某某在店里做了两年R: the rank served till now
         # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
         if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
             a, b = spans[k - 1]
@@ -818,7 +845,7 @@ class RankReader:
         verb, in its own clause, with only a place or a group's name (在某号, 在井队) and no other person between
         (:data:`SERVED_BY_ANOTHER`), the rank closing its statement and no next step told after it (:data:`SERVED_THEN`)."""
         served = SERVED.search(sentence, max(0, r.start() - MAX_BETWEEN), r.start())
-        if served is None or not _states(sentence, r.end()) or SERVED_THEN.match(sentence, r.end()):
+        if served is None or not _states(sentence, r.end()) or self._moved_on(sentence, r.end()):
             return None
         for j in range(k - 1, -1, -1):  # back from the rank, a few names at most (the window is MAX_BETWEEN long)
             a, b = spans[j]
@@ -835,6 +862,14 @@ class RankReader:
             if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:served.start()]) > MAX_BETWEEN:
                 return None  # a name that is no card's is passed over only as a place (在某号)
         return None
+
+    def _moved_on(self, text: str, at: int) -> bool:
+        """Whether the words from ``at`` (a window of :data:`LOOK_BACK`) tell a rank served as left since: a next step or
+        a now told (:data:`SERVED_THEN`), or another rung said as someone's (:data:`RISEN_TO`: 提他做了R2) — not a rung
+        merely named (当了半年R，头一回见R2发火: R2 is another person)."""
+        window = text[at:at + LOOK_BACK]
+        return SERVED_THEN.match(window) is not None or (self.rung_re is not None and any(
+            RISEN_TO.search(window, max(0, m.start() - 4), m.start()) for m in self.rung_re.finditer(window)))
 
     def _listener(self, form: str, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
         """Who a quote's vocative calls: a known name, or a character of one ranked person's given name with a word
