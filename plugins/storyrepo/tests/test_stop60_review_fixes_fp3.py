@@ -1,0 +1,66 @@
+"""The reviewer's counter-examples to P3's 位置 round (stop 60, findings P3-1 … P3-10), narrowed by fixer fp3.
+
+The world is the one of ``test_continuity_places_ten.py``: 王铁生 (the point of view) and 孙桂芝 at 青松林场, 刘德海
+(老刘) far off in 哈尔滨, the day 1962年10月8日. Every sentence is the reviewer's own, written for the review; none comes
+from a labelled draft.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from lw_storyrepo import continuity
+from lw_storyrepo.continuity import World, far_places
+from lw_storyrepo.findings import Finding
+
+import continuity_helpers
+
+TODAY = "1962年10月8日"
+
+
+def _world() -> World:
+    cards: dict[str, dict[str, Any]] = {
+        "王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
+        "孙桂芝": {"姓名": "孙桂芝", "状态": "在世", "位置": "青松林场"},
+        "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "哈尔滨"},
+    }
+    aliases = {**{n: n for n in cards}, "老刘": "刘德海", "桂芝": "孙桂芝", "铁生": "王铁生"}
+    return World(cards, aliases, {"青松林场", "哈尔滨"}, far=frozenset({"哈尔滨"}),
+                 gender={"王铁生": "他", "孙桂芝": "她", "刘德海": "他"})
+
+
+def _found(body: str) -> list[Finding]:
+    out = continuity_helpers.findings(body, _world(), "王铁生", TODAY, ["王铁生", "孙桂芝"])
+    return [f for f in out if f.message.startswith("刘德海")]
+
+
+# --- P3-9: a long quote of many reports is read once per sentence ---
+
+class _Counting:
+    """A far-words pattern that counts its searches."""
+
+    def __init__(self) -> None:
+        self.searches = 0
+
+    def search(self, text: str) -> None:
+        self.searches += 1
+        return None
+
+
+def test_a_long_quote_reads_each_sentence_once() -> None:
+    quote = "“" + "老刘晌午在哈尔滨等你" * 300 + "那是昨天的事”"
+    reported_at = re.compile(continuity.REPORTED_AT.replace("WHO", "老刘"))
+    far = _Counting()
+    assert continuity._first_reported_here(_world(), reported_at, quote, far, "青松林场") is None  # type: ignore[arg-type]
+    assert far.searches == 1  # one sentence, read once though 300 reports sit in it
+
+
+def test_a_long_quote_still_finds_its_report() -> None:
+    body = "桂芝掀开门帘：“" + "老刘晌午在工棚门口等你。" * 200 + "”"
+    assert _found(body)
+    body = "桂芝掀开门帘：“" + "老刘晌午在工棚门口等你" * 200 + "那是昨天的事”"
+    assert not _found(body)
+
