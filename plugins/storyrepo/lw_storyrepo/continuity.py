@@ -778,10 +778,10 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)|"
-                       r"(?:年|节|冬|春|月|季)(?:里|底|头)?(?:也|都)(?:不回|回不来|走不开)")
+                       r"(?:过年|春节|中秋|端午)(?:也|都)回不来")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
-them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast or a season (过年也回不来, 春节都走不开, 年底也不回: P3, stop 60) (老爷在仪征，十七日以前不回扬州 — the place
+them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast one travels home for (过年也回不来, 中秋都回不来: P3, stop 60; not a busy one's 月底都走不开, 过节都不回家, 年底也走不开 — too busy, not far: P3-8) (老爷在仪征，十七日以前不回扬州 — the place
 not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2; not 目前/眼前/跟前…, a now or a nearness: 眼前走不开, R55). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
 journey."""
 

@@ -64,3 +64,17 @@ def test_a_long_quote_still_finds_its_report() -> None:
     body = "桂芝掀开门帘：“" + "老刘晌午在工棚门口等你" * 200 + "那是昨天的事”"
     assert not _found(body)
 
+
+# --- P3-8: a busy one's 走不开 or 不回 is no journey; only a feast one travels home for is ---
+
+@pytest.mark.parametrize("text, place", [("刘德海在供销社当会计，月底都走不开。", "供销社"),
+                                         ("刘德海在场部管账，年底也走不开。", "场部"),
+                                         ("刘德海在场部食堂掌勺，过节都不回家。", "场部"),
+                                         ("刘德海在供销社当会计，一年四季都不回老家。", "供销社")])
+def test_a_busy_one_is_no_journey_away(text: str, place: str) -> None:
+    assert place not in far_places([text], {"供销社", "青松林场", "场部"})
+
+
+@pytest.mark.parametrize("text", ["刘德海在哈尔滨学开拖拉机，过年也回不来。", "刘德海在哈尔滨学习，中秋都回不来。"])
+def test_not_back_even_by_a_feast_stays_far(text: str) -> None:
+    assert "哈尔滨" in far_places([text], {"青松林场", "哈尔滨"})
