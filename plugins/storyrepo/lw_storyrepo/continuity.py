@@ -1891,9 +1891,11 @@ the document was made (D1, stop 59). Only acts of the document's making — neve
 tells of (收件人, 致, 抄送)."""
 DUTY_HOLDER = "人|员|者|官"
 """What may follow a duty word before the colon (记录人, 值班员)."""
-TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "本日", "当日", "当天", "今晚", "今夜")
+TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "今晚", "今夜")
 """Words that date a document the day it is read on without a date (今朝高柜：…, 今日值班：…, 今天的值班表：“…”): a piece
-opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60)."""
+opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60). Not
+当天/当日 (that same day — any day told: 去年出事那天…当天的派工单) nor 本日 (a document's word for its own day, not the
+chapter's): P3-10, stop 60."""
 TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[^，,。！？!?；;“”]{{0,4}}?"
                          r"(?:牌|表|单|榜|簿|册|账|日志|记录|名单|通知|告示|布告|安排|派工|分工)")
 """The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”)."""

@@ -78,3 +78,11 @@ def test_a_busy_one_is_no_journey_away(text: str, place: str) -> None:
 @pytest.mark.parametrize("text", ["刘德海在哈尔滨学开拖拉机，过年也回不来。", "刘德海在哈尔滨学习，中秋都回不来。"])
 def test_not_back_even_by_a_feast_stays_far(text: str) -> None:
     assert "哈尔滨" in far_places([text], {"青松林场", "哈尔滨"})
+
+
+# --- P3-10: 当天/当日 is that same day, any day told — no document of today ---
+
+@pytest.mark.parametrize("body", ["铁生翻出去年出事那天的派工单，当天的派工单上写着：“跟车：刘德海。”",
+                                  "当天夜里，场部的值班表是这样排的：值班：刘德海。那是三年前的事了。"])
+def test_that_same_day_is_no_document_of_today(body: str) -> None:
+    assert not _found(body)
