@@ -1896,9 +1896,18 @@ TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "今晚", "今夜")
 opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60). Not
 当天/当日 (that same day — any day told: 去年出事那天…当天的派工单) nor 本日 (a document's word for its own day, not the
 chapter's): P3-10, stop 60."""
-TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[^，,。！？!?；;“”]{{0,4}}?"
-                         r"(?:牌|表|单|榜|簿|册|账|日志|记录|名单|通知|告示|布告|安排|派工|分工)")
-"""The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”)."""
+TODAY_PAPERS = ("水牌", "牌子", "值班表", "排班表", "班表", "考勤表", "派工单", "领料单", "发料单", "工单", "单子", "名单",
+                "花名册", "点名册", "账本", "账簿", "日志", "记录", "通知", "告示", "布告", "安排", "派工", "分工", "黑板")
+"""The kinds of document, whole words, a word of today frames (:data:`TODAY_FRAME`): never a character of another word
+(表情, 单独, 简单: P3-4, stop 60)."""
+TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[\u4e00-\u9fff]{{0,3}}?的?(?:{alternation(TODAY_PAPERS)})"
+                         r"(?=[上里写贴挂是：:]|[，,](?:上|里|写)|$)")
+"""The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”):
+the word of today, at most 的 and a short qualifier, a kind of document (:data:`TODAY_PAPERS`) and right after it where
+or how it is written (上, 里, 写, 贴, 挂, 是, a colon; or a comma and 上面/里头/写着) — P3-4, stop 60."""
+TODAY_FORM = re.compile(rf"\s*(?:{'|'.join(TODAY_DOCUMENT)})[^\s，,。；;：:“”「」\d]{{1,6}}?[：:]")
+"""A form line a word of today dates (今朝高柜：蒋朝奉, 今日值班：…): the word, a label and its colon right after — never a
+paragraph or a speech that merely begins with the word (今天收到一张汇款单，汇款人：…; “今天本该老刘值班。”: P3-3, stop 60)."""
 ROLE_LABEL_NOT = re.compile(r"收件|收信|寄件|寄信|发件|发信|写信|来信|致|抄送|转交|呈|日期|时间|日子|地点|地址|住址|籍贯|单位|"
                             r"事由|原因|理由|备注|附|另|注|请假|告假|休假|病假|事假|探亲|缺|外出|出差|不在|在外|离|调往|调走|调出|死|亡|故|殁|"
                             r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|(?:说|讲|道|问|写|念|喊|叫|"
@@ -2029,18 +2038,18 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                 units.append((block, False))
             block = []
             continue
-        if "月" not in line and not block and not _QUOTED_WORDS.search(line) and not line.lstrip().startswith(TODAY_DOCUMENT):
+        if "月" not in line and not block and not _QUOTED_WORDS.search(line) and not TODAY_FORM.match(line):
             continue
         for q in _QUOTED_WORDS.finditer(line):
             before = _before_quote(lines, i, q.start())
             if "月" in q.group():
                 units.append(([(i, q.start() + 1, q.group()[1:])], True))
-            elif q.group()[1:].lstrip().startswith(TODAY_DOCUMENT) or TODAY_FRAME.search(before):
+            elif TODAY_FORM.match(q.group()[1:]) or TODAY_FRAME.search(before):
                 undated.add((i, q.start() + 1))
                 units.append(([(i, q.start() + 1, q.group()[1:])], True))
             if LETTER_FRAME.search(before):
                 from_afar.add((i, q.start() + 1))
-        if not block and line.lstrip().startswith(TODAY_DOCUMENT):
+        if not block and TODAY_FORM.match(line):
             undated.add((i, 0))
         block.append((i, 0, _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)))
     if block:

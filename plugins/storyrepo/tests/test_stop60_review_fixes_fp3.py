@@ -86,3 +86,26 @@ def test_not_back_even_by_a_feast_stays_far(text: str) -> None:
                                   "当天夜里，场部的值班表是这样排的：值班：刘德海。那是三年前的事了。"])
 def test_that_same_day_is_no_document_of_today(body: str) -> None:
     assert not _found(body)
+
+
+# --- P3-4: a document noun of today is a whole word, right before where it is written ---
+
+@pytest.mark.parametrize("body", ["今天桂芝的表情不对，她低声说：“这礼拜本该老刘值班。”",
+                                  "今天桂芝单独找我，她说：“这礼拜本该老刘值班。”"])
+def test_a_character_of_another_word_is_no_document(body: str) -> None:
+    assert not _found(body)
+
+
+# --- P3-3: a leading 今天 dates a form line only, not a paragraph or a speech ---
+
+@pytest.mark.parametrize("body", ["今天收到一张汇款单，汇款人：刘德海。铁生把单子揣进怀里。",
+                                  "桂芝叹了口气：“今天本该老刘值班。他人在哈尔滨，只好我顶上。”"])
+def test_a_paragraph_or_a_speech_opening_on_today_is_no_form(body: str) -> None:
+    assert not _found(body)
+
+
+@pytest.mark.parametrize("body", ["铁生抬头看了看墙上：“今日跟车：刘德海；看秤：孙桂芝。”",
+                                  "今日跟车：刘德海。",
+                                  "铁生一进门，今天的派工单上写着：“跟车：刘德海。”"])
+def test_a_form_line_of_today_still_dates_its_roles(body: str) -> None:
+    assert _found(body)
