@@ -3196,9 +3196,16 @@ SENT_SOMEONE = "托人|托了|托个|派人|派了|派个|打发|捎话|捎信|�
 sent by them; the person did not (R58 on P6, the ftp fixers' round of stop 58)."""
 _NOT_SENT_GAP = rf"(?:(?!{SENT_SOMEONE})[^。！？!?，,“”]){{0,8}}?"
 """The words a report lets stand between the person's time and the coming: up to eight, no sender (:data:`SENT_SOMEONE`)."""
-REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下")
+REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下", "今儿个", "今儿", "今天", "今日")
 """Times of :data:`TODAY_AT` that say where someone is now, not what they did today: 你姐眼下在油田上班 is where the card
-keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them."""
+keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them. Nor on a bare 今天/今儿/今日,
+which says the day, not an act done and near (老刘今天在厂里加班 is what he does over there today: P3-1, stop 60)."""
+REPORTED_GUESS = re.compile(r"不知道|不晓得|不知|也许|兴许|大概|恐怕|说不定|这会儿|八成")
+"""A guess in a report's sentence (老刘今天在厂里不知道吃上饭没有): no report of someone here (P3-1, stop 60)."""
+REPORTED_PLACE = re.compile(r"^[^。！？!?“”，,：:；;\n]{1,8}?(?:门口|跟前|里|上|下|前|后|边|头|口|旁|外|内|处|底|"
+                            r"场|部|棚|房|屋|院|站|所|堂|社|店|铺|库|队|厂|坊|馆|楼|室|局|仓|营|岗|坞|障)")
+"""How a report's 在 names a place when it names no known place first: a locative or a kind of place within a few
+words (队部门口, 衙门里, 障里, 后门口, 贮木场) — 在忙着考试, 在等你 is the progressive, no place (P3-1, stop 60)."""
 REPORTED_NOW_TIMES = "|".join([*(t for t in TODAY_AT.split("|") if t not in REPORTED_NOT_NOW),
                                "今朝", "今晨", "早上", "早晨", "上午", "中午", "晌午", "头晌", "下午", "后晌", "大清早", "清早", "才刚"])
 """The times of today a report of someone at a place says (:data:`REPORTED_AT`): :data:`REPORTED_TIMES` with 头晌 and
@@ -3214,9 +3221,9 @@ Not a place of their own or yonder (:data:`REPORTED_AWAY`), no place a body stan
 在信上), no known place that is not the point of view's, nor, in the sentence, a journey or the far place
 (:data:`FAR_WORDS`) or another day (:data:`SIGHTED_LONG_AGO`, :data:`YESTERDAY`)."""
 REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|娘家|婆家|那边|那里|那儿|那头|那厢|外头|外面|外地|路上|半路|"
-                           r"半道|途中|梦)")
-"""Where a report's 在 may put someone that is no place of here: their own home, yonder, the road (你姐今早在家腌酸菜,
-你哥晌午在路上): the far one stays away."""
+                           r"半道|途中|梦|省城|省里|县城|县里|城里|市里|京城|京里|外省)")
+"""Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
+kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
 REPORTED_OTHER_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|明天|明儿|明日|明朝|后天")
 """Another day than today in a report's sentence (昨天晌午你姐在队部门口找你): not a report of today."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
@@ -3706,18 +3713,23 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
 
 def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
     """Whether a sentence of a report says a journey or far place (``far_words``), a time gone
-    (:data:`SIGHTED_LONG_AGO`) or another day (:data:`REPORTED_OTHER_DAY`): no report of here today."""
-    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence))
+    (:data:`SIGHTED_LONG_AGO`), another day (:data:`REPORTED_OTHER_DAY`) or a guess (:data:`REPORTED_GUESS`): no report
+    of here today."""
+    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence)
+                or REPORTED_GUESS.search(sentence))
 
 
 def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
     (:func:`_said_elsewhere`): nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not
     their own nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in
-    the clause that is not ``here`` (the point of view's) nor in it."""
+    the clause that is not ``here`` (the point of view's) nor in it; a place it must name, known or by a locative
+    (:data:`REPORTED_PLACE`)."""
     at = m.group("at")
     if NOT_CAME.search(m.group("gap")) or REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
         return False
+    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
+        return False  # 在忙着考试: the progressive, no place
     return all(_related(world, p, here) for p in occurring(world.places, at))
 
 

@@ -109,3 +109,23 @@ def test_a_paragraph_or_a_speech_opening_on_today_is_no_form(body: str) -> None:
                                   "铁生一进门，今天的派工单上写着：“跟车：刘德海。”"])
 def test_a_form_line_of_today_still_dates_its_roles(body: str) -> None:
     assert _found(body)
+
+
+# --- P3-1: a bare 今天, the progressive 在, a guess or a town named by its kind is no report of here ---
+
+@pytest.mark.parametrize("body", ["桂芝掀开门帘：“老刘今天在厂里加班，顾不上给家里写信。”",
+                                  "桂芝叹了口气：“老刘今天在厂里不知道吃上饭没有。”",
+                                  "桂芝掀开门帘：“老刘今儿在学校里考试，咱们替他念叨念叨。”",
+                                  "桂芝掀开门帘：“老刘今天在忙着考试，顾不上给家里写信。”",
+                                  "桂芝掀开门帘：“老刘今天在宿舍里写家信呢，他媳妇说的。”",
+                                  "桂芝摇摇头：“老刘晌午还在省城开会，哪能跑到这儿来。”",
+                                  "桂芝掀开门帘：“老刘晌午在忙着考试，顾不上给家里写信。”",
+                                  "桂芝叹了口气：“老刘晌午在车间里，不知道吃上饭没有。”"])
+def test_no_report_of_here(body: str) -> None:
+    assert not _found(body)
+
+
+@pytest.mark.parametrize("body", ["桂芝掀开门帘：“老刘晌午在工棚门口等你，说有话跟你讲。”",
+                                  "桂芝掀开门帘：“老刘今早在青松林场找你。”"])
+def test_a_report_of_here_still_fires(body: str) -> None:
+    assert _found(body)
