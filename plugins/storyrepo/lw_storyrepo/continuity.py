@@ -1910,12 +1910,16 @@ TODAY_FORM = re.compile(rf"\s*(?:{'|'.join(TODAY_DOCUMENT)})[^\s，,。；;：:�
 paragraph or a speech that merely begins with the word (今天收到一张汇款单，汇款人：…; “今天本该老刘值班。”: P3-3, stop 60)."""
 ROLE_LABEL_NOT = re.compile(r"收件|收信|寄件|寄信|发件|发信|写信|来信|致|抄送|转交|呈|日期|时间|日子|地点|地址|住址|籍贯|单位|"
                             r"事由|原因|理由|备注|附|另|注|请假|告假|休假|病假|事假|探亲|缺|外出|出差|不在|在外|离|调往|调走|调出|死|亡|故|殁|"
-                            r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|(?:说|讲|道|问|写|念|喊|叫|"
+                            r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|"
+                            r"汇|款|未到|未来|没到|缺席|表彰|表扬|先进|光荣|奖|委托|代理|受托|申请|借|欠|订户|户名|"
+                            r"原任|前任|^原|^旧|调离|离任|(?:说|讲|道|问|写|念|喊|叫|"
                             r"答|骂|想|记|云|曰)(?:着|了|道|的)?$|^(?:父亲?|母亲?|兄长?|哥哥|姐姐?|弟弟?|妹妹?|妻子?|丈夫|儿子|女儿|配偶)$")
 """What makes a document's label no post of its making (P3, stop 60): whom it is sent or handed to and who wrote
 from elsewhere (收件人, 寄信人, 致, 抄送), its date, place, reason or notes (日期, 地点, 事由, 备注), someone absent or
 gone (请假人, 缺勤, 出差, 外出, 调出, 死者, 失踪人), a relation or a surety (家属, 证明人, 担保人, 父亲), a name's own field
-(姓名) or a clause of saying (队长说：…). Any other short label is a post someone holds where and when the document is
+(姓名) or a clause of saying (队长说：…); money sent or paid (汇款人, 收款人), absence (未到, 缺席), honour (表彰,
+先进生产者), a proxy, a loan or an account (委托人, 借用人, 户名) and a former holder (原任, 前任, 调离): P3-2, stop 60.
+Any other short label is a post someone holds where and when the document is
 made — :data:`ROLE_LABEL`."""
 ROLE_LABEL = r"(?P<label>[^\s，,。；;：:“”「」\d]{1,6}?)[：:]\s*"
 """A document's open label before its names (发料人：, 高柜：, 写票：, 当班：, 领工：): any label but :data:`ROLE_LABEL_NOT`'s, its

@@ -129,3 +129,19 @@ def test_no_report_of_here(body: str) -> None:
                                   "桂芝掀开门帘：“老刘今早在青松林场找你。”"])
 def test_a_report_of_here_still_fires(body: str) -> None:
     assert _found(body)
+
+
+# --- P3-2: money, absence, honour and former-holder fields are no post held here ---
+
+@pytest.mark.parametrize("body", ["铁生接过汇款单，上头写着：“十月八日，汇款人：刘德海，金额：二十元。”",
+                                  "铁生填好汇款单：“十月八日，收款人：刘德海，汇款人：王铁生。”",
+                                  "铁生翻开点名册，上头写着：“十月八日，应到十二人，实到十一人，未到：刘德海。”",
+                                  "铁生看场部的通知：“十月八日，表彰：刘德海。”",
+                                  "今天场部贴出了光荣榜，先进生产者：刘德海、孙桂芝。",
+                                  "铁生接过调令，上头写着：“十月八日，原任检尺员：刘德海，现任检尺员：孙桂芝。”"])
+def test_a_field_of_money_absence_honour_or_a_former_holder_is_no_post(body: str) -> None:
+    assert not _found(body)
+
+
+def test_a_post_field_still_fires() -> None:
+    assert _found("铁生接过单子，上头写着：“十月八日，领料人：王铁生，发料人：刘德海。”")
