@@ -3155,9 +3155,10 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
-MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画"
+MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画查系联通"
 """The first characters of a resultative (V见, V着, V到) that reach no one's body (P3, stop 60): the mind, the ear, speech,
-counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着)."""
+counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着),
+a list looked up or a line reached (查到, 联系到, 打通: P3-5)."""
 MET = rf"{SIGHTED}|(?![{MET_NOT}])[\u4e00-\u9fff](?:见|着|到)"
 """What a witness met someone by at a place (:data:`SIGHTED_AT`): the sighting words, or any resultative of reaching a body —
 a verb and 见, 着 or 到 (瞅见, 望见, 找着, 逮着, 接到, 等到; P3, stop 60: stop 59's S2 read 碰见 and its kin only), none
@@ -3168,8 +3169,10 @@ perfective 了 after the one seen makes it lately — the far one was near here 
 连续性-盲评十四, 十七 and 十三's 刚才在一楼看见 are the same way of writing). Not 碰见过 (a visit of any time), nor a sighting
 in a place that is no place (:data:`SIGHTED_NOWHERE`: 梦里, 电视上), nor one whose sentence says a time gone
 (:data:`SIGHTED_LONG_AGO`) or the far place itself."""
-SIGHTED_NOWHERE = re.compile(r"梦|电视|电影|照片|相片|画|报上|报纸|书上|书里|信上|信里|屏|网上|广播|心里|脑子")
-"""What the place of :data:`SIGHTED_AT` names that no body stands in: a dream, a screen, a picture, a paper, the mind."""
+SIGHTED_NOWHERE = re.compile(r"梦|电视|电影|照片|相片|画|报上|报纸|书上|书里|信上|信里|屏|网上|广播|心里|脑子|"
+                             r"名单|榜|册|表上|表里|簿|账本|账上|单子|电话|话筒")
+"""What the place of :data:`SIGHTED_AT` names that no body stands in: a dream, a screen, a picture, a paper, the mind,
+a list, a roll or a phone line (光荣榜上, 花名册里, 电话里: P3-5, stop 60)."""
 SIGHTED_LONG_AGO = re.compile(rf"{PAST_TIME}|去年|前年|早年|头几年|那几年|上个?月|上回|上次|那回|那次|年前|月前|年头上|"
                               r"前些年|好些年|多年|那天|那晚|那夜|那日|小的时候|年轻")
 """A time gone in the sentence of a place sighting (前年在上海碰见你哥了, 那回在码头上遇见他了): a meeting long ago."""

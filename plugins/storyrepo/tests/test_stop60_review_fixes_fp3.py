@@ -145,3 +145,17 @@ def test_a_field_of_money_absence_honour_or_a_former_holder_is_no_post(body: str
 
 def test_a_post_field_still_fires() -> None:
     assert _found("铁生接过单子，上头写着：“十月八日，领料人：王铁生，发料人：刘德海。”")
+
+
+# --- P3-5: a name found on a list or reached by a line is no meeting ---
+
+@pytest.mark.parametrize("body", ["桂芝掀开门帘：“我在光荣榜上找着老刘了，他评上了先进。”",
+                                  "桂芝掀开门帘：“我在花名册里查到老刘了，他分在三队。”",
+                                  "桂芝掀开门帘：“我在邮局联系到老刘了，他说过年回不来。”",
+                                  "桂芝掀开门帘：“我在名单上看到老刘了。”"])
+def test_a_list_or_a_line_is_no_meeting(body: str) -> None:
+    assert not _found(body)
+
+
+def test_a_meeting_at_a_place_still_fires() -> None:
+    assert _found("桂芝掀开门帘：“我在工棚门口找着老刘了。”")
