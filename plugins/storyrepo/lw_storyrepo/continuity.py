@@ -799,10 +799,10 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)|"
-                       r"(?:年|节|冬|春|月|季)(?:里|底|头)?(?:也|都)(?:不回|回不来|走不开)")
+                       r"(?:过年|春节|中秋|端午)(?:也|都)回不来")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
-them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast or a season (过年也回不来, 春节都走不开, 年底也不回: P3, stop 60) (老爷在仪征，十七日以前不回扬州 — the place
+them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast one travels home for (过年也回不来, 中秋都回不来: P3, stop 60; not a busy one's 月底都走不开, 过节都不回家, 年底也走不开 — too busy, not far: P3-8) (老爷在仪征，十七日以前不回扬州 — the place
 not returned to is home, :data:`BACK_TO`; 回了娘家服侍老父，中秋前回不来; 在省城学习，年底以前走不开: stop 55's P2; not 目前/眼前/跟前…, a now or a nearness: 眼前走不开, R55). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
 journey."""
 
@@ -1912,20 +1912,35 @@ the document was made (D1, stop 59). Only acts of the document's making — neve
 tells of (收件人, 致, 抄送)."""
 DUTY_HOLDER = "人|员|者|官"
 """What may follow a duty word before the colon (记录人, 值班员)."""
-TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "本日", "当日", "当天", "今晚", "今夜")
+TODAY_DOCUMENT = ("今朝", "今日", "今天", "今儿", "今晚", "今夜")
 """Words that date a document the day it is read on without a date (今朝高柜：…, 今日值班：…, 今天的值班表：“…”): a piece
-opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60)."""
-TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[^，,。！？!?；;“”]{{0,4}}?"
-                         r"(?:牌|表|单|榜|簿|册|账|日志|记录|名单|通知|告示|布告|安排|派工|分工)")
-"""The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”)."""
+opening on one, or framed by one before a kind of document (:data:`TODAY_FRAME`), records today (P3, stop 60). Not
+当天/当日 (that same day — any day told: 去年出事那天…当天的派工单) nor 本日 (a document's word for its own day, not the
+chapter's): P3-10, stop 60."""
+TODAY_PAPERS = ("水牌", "牌子", "值班表", "排班表", "班表", "考勤表", "派工单", "领料单", "发料单", "工单", "单子", "名单",
+                "花名册", "点名册", "账本", "账簿", "日志", "记录", "通知", "告示", "布告", "安排", "派工", "分工", "黑板")
+"""The kinds of document, whole words, a word of today frames (:data:`TODAY_FRAME`): never a character of another word
+(表情, 单独, 简单: P3-4, stop 60)."""
+TODAY_FRAME = re.compile(rf"(?:{'|'.join(TODAY_DOCUMENT)})的?[\u4e00-\u9fff]{{0,3}}?的?(?:{alternation(TODAY_PAPERS)})"
+                         r"(?=[上里写贴挂是：:]|[，,](?:上|里|写)|$)")
+"""The words before a quoted piece that make it today's document (把今朝的水牌写好挂在柜房门口：“…”, 今天的派工单上写着：“…”):
+the word of today, at most 的 and a short qualifier, a kind of document (:data:`TODAY_PAPERS`) and right after it where
+or how it is written (上, 里, 写, 贴, 挂, 是, a colon; or a comma and 上面/里头/写着) — P3-4, stop 60."""
+TODAY_FORM = re.compile(rf"\s*(?:{'|'.join(TODAY_DOCUMENT)})[^\s，,。；;：:“”「」\d]{{1,6}}?[：:]")
+"""A form line a word of today dates (今朝高柜：蒋朝奉, 今日值班：…): the word, a label and its colon right after — never a
+paragraph or a speech that merely begins with the word (今天收到一张汇款单，汇款人：…; “今天本该老刘值班。”: P3-3, stop 60)."""
 ROLE_LABEL_NOT = re.compile(r"收件|收信|寄件|寄信|发件|发信|写信|来信|致|抄送|转交|呈|日期|时间|日子|地点|地址|住址|籍贯|单位|"
                             r"事由|原因|理由|备注|附|另|注|请假|告假|休假|病假|事假|探亲|缺|外出|出差|不在|在外|离|调往|调走|调出|死|亡|故|殁|"
-                            r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|(?:说|讲|道|问|写|念|喊|叫|"
+                            r"失踪|家属|亲属|联系|证明|担保|介绍|推荐|保人|落款|署名|姓名|名字|户主|称呼|"
+                            r"汇|款|未到|未来|没到|缺席|表彰|表扬|先进|光荣|奖|委托|代理|受托|申请|借|欠|订户|户名|"
+                            r"原任|前任|^原|^旧|调离|离任|(?:说|讲|道|问|写|念|喊|叫|"
                             r"答|骂|想|记|云|曰)(?:着|了|道|的)?$|^(?:父亲?|母亲?|兄长?|哥哥|姐姐?|弟弟?|妹妹?|妻子?|丈夫|儿子|女儿|配偶)$")
 """What makes a document's label no post of its making (P3, stop 60): whom it is sent or handed to and who wrote
 from elsewhere (收件人, 寄信人, 致, 抄送), its date, place, reason or notes (日期, 地点, 事由, 备注), someone absent or
 gone (请假人, 缺勤, 出差, 外出, 调出, 死者, 失踪人), a relation or a surety (家属, 证明人, 担保人, 父亲), a name's own field
-(姓名) or a clause of saying (队长说：…). Any other short label is a post someone holds where and when the document is
+(姓名) or a clause of saying (队长说：…); money sent or paid (汇款人, 收款人), absence (未到, 缺席), honour (表彰,
+先进生产者), a proxy, a loan or an account (委托人, 借用人, 户名) and a former holder (原任, 前任, 调离): P3-2, stop 60.
+Any other short label is a post someone holds where and when the document is
 made — :data:`ROLE_LABEL`."""
 ROLE_LABEL = r"(?P<label>[^\s，,。；;：:“”「」\d]{1,6}?)[：:]\s*"
 """A document's open label before its names (发料人：, 高柜：, 写票：, 当班：, 领工：): any label but :data:`ROLE_LABEL_NOT`'s, its
@@ -2048,18 +2063,18 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                 units.append((block, False))
             block = []
             continue
-        if "月" not in line and not block and not _QUOTED_WORDS.search(line) and not line.lstrip().startswith(TODAY_DOCUMENT):
+        if "月" not in line and not block and not _QUOTED_WORDS.search(line) and not TODAY_FORM.match(line):
             continue
         for q in _QUOTED_WORDS.finditer(line):
             before = _before_quote(lines, i, q.start())
             if "月" in q.group():
                 units.append(([(i, q.start() + 1, q.group()[1:])], True))
-            elif q.group()[1:].lstrip().startswith(TODAY_DOCUMENT) or TODAY_FRAME.search(before):
+            elif TODAY_FORM.match(q.group()[1:]) or TODAY_FRAME.search(before):
                 undated.add((i, q.start() + 1))
                 units.append(([(i, q.start() + 1, q.group()[1:])], True))
             if LETTER_FRAME.search(before):
                 from_afar.add((i, q.start() + 1))
-        if not block and line.lstrip().startswith(TODAY_DOCUMENT):
+        if not block and TODAY_FORM.match(line):
             undated.add((i, 0))
         block.append((i, 0, _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)))
     if block:
@@ -3175,9 +3190,10 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
-MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画"
+MET_NOT = "想梦听说提讲聊写念谈问算加比配轮赶盼惦挂收寄送带捎拿买卖借还交递传打拨读记抄画查系联通"
 """The first characters of a resultative (V见, V着, V到) that reach no one's body (P3, stop 60): the mind, the ear, speech,
-counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着)."""
+counting and comparing (想到, 听见, 说到, 轮到, 比着), a thing sent or handled (收到, 捎到, 拿着), writing and drawing (写到, 画着),
+a list looked up or a line reached (查到, 联系到, 打通: P3-5)."""
 MET = rf"{SIGHTED}|(?![{MET_NOT}])[\u4e00-\u9fff](?:见|着|到)"
 """What a witness met someone by at a place (:data:`SIGHTED_AT`): the sighting words, or any resultative of reaching a body —
 a verb and 见, 着 or 到 (瞅见, 望见, 找着, 逮着, 接到, 等到; P3, stop 60: stop 59's S2 read 碰见 and its kin only), none
@@ -3188,8 +3204,10 @@ perfective 了 after the one seen makes it lately — the far one was near here 
 连续性-盲评十四, 十七 and 十三's 刚才在一楼看见 are the same way of writing). Not 碰见过 (a visit of any time), nor a sighting
 in a place that is no place (:data:`SIGHTED_NOWHERE`: 梦里, 电视上), nor one whose sentence says a time gone
 (:data:`SIGHTED_LONG_AGO`) or the far place itself."""
-SIGHTED_NOWHERE = re.compile(r"梦|电视|电影|照片|相片|画|报上|报纸|书上|书里|信上|信里|屏|网上|广播|心里|脑子")
-"""What the place of :data:`SIGHTED_AT` names that no body stands in: a dream, a screen, a picture, a paper, the mind."""
+SIGHTED_NOWHERE = re.compile(r"梦|电视|电影|照片|相片|画|报上|报纸|书上|书里|信上|信里|屏|网上|广播|心里|脑子|"
+                             r"名单|榜|册|表上|表里|簿|账本|账上|单子|电话|话筒")
+"""What the place of :data:`SIGHTED_AT` names that no body stands in: a dream, a screen, a picture, a paper, the mind,
+a list, a roll or a phone line (光荣榜上, 花名册里, 电话里: P3-5, stop 60)."""
 SIGHTED_LONG_AGO = re.compile(rf"{PAST_TIME}|去年|前年|早年|头几年|那几年|上个?月|上回|上次|那回|那次|年前|月前|年头上|"
                               r"前些年|好些年|多年|那天|那晚|那夜|那日|小的时候|年轻")
 """A time gone in the sentence of a place sighting (前年在上海碰见你哥了, 那回在码头上遇见他了): a meeting long ago."""
@@ -3220,9 +3238,16 @@ SENT_SOMEONE = "托人|托了|托个|派人|派了|派个|打发|捎话|捎信|�
 sent by them; the person did not (R58 on P6, the ftp fixers' round of stop 58)."""
 _NOT_SENT_GAP = rf"(?:(?!{SENT_SOMEONE})[^。！？!?，,“”]){{0,8}}?"
 """The words a report lets stand between the person's time and the coming: up to eight, no sender (:data:`SENT_SOMEONE`)."""
-REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下")
+REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下", "今儿个", "今儿", "今天", "今日")
 """Times of :data:`TODAY_AT` that say where someone is now, not what they did today: 你姐眼下在油田上班 is where the card
-keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them."""
+keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them. Nor on a bare 今天/今儿/今日,
+which says the day, not an act done and near (老刘今天在厂里加班 is what he does over there today: P3-1, stop 60)."""
+REPORTED_GUESS = re.compile(r"不知道|不晓得|不知|也许|兴许|大概|恐怕|说不定|这会儿|八成")
+"""A guess in a report's sentence (老刘今天在厂里不知道吃上饭没有): no report of someone here (P3-1, stop 60)."""
+REPORTED_PLACE = re.compile(r"^[^。！？!?“”，,：:；;\n]{1,8}?(?:门口|跟前|里|上|下|前|后|边|头|口|旁|外|内|处|底|"
+                            r"场|部|棚|房|屋|院|站|所|堂|社|店|铺|库|队|厂|坊|馆|楼|室|局|仓|营|岗|坞|障)")
+"""How a report's 在 names a place when it names no known place first: a locative or a kind of place within a few
+words (队部门口, 衙门里, 障里, 后门口, 贮木场) — 在忙着考试, 在等你 is the progressive, no place (P3-1, stop 60)."""
 REPORTED_NOW_TIMES = "|".join([*(t for t in TODAY_AT.split("|") if t not in REPORTED_NOT_NOW),
                                "今朝", "今晨", "早上", "早晨", "上午", "中午", "晌午", "头晌", "下午", "后晌", "大清早", "清早", "才刚"])
 """The times of today a report of someone at a place says (:data:`REPORTED_AT`): :data:`REPORTED_TIMES` with 头晌 and
@@ -3238,9 +3263,9 @@ Not a place of their own or yonder (:data:`REPORTED_AWAY`), no place a body stan
 在信上), no known place that is not the point of view's, nor, in the sentence, a journey or the far place
 (:data:`FAR_WORDS`) or another day (:data:`SIGHTED_LONG_AGO`, :data:`YESTERDAY`)."""
 REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|娘家|婆家|那边|那里|那儿|那头|那厢|外头|外面|外地|路上|半路|"
-                           r"半道|途中|梦)")
-"""Where a report's 在 may put someone that is no place of here: their own home, yonder, the road (你姐今早在家腌酸菜,
-你哥晌午在路上): the far one stays away."""
+                           r"半道|途中|梦|省城|省里|县城|县里|城里|市里|京城|京里|外省)")
+"""Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
+kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
 REPORTED_OTHER_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|明天|明儿|明日|明朝|后天")
 """Another day than today in a report's sentence (昨天晌午你姐在队部门口找你): not a report of today."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
@@ -3657,8 +3682,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         for q in _QUOTED_WORDS.finditer(line):  # “你姐晌午在队部门口找你”: reported here today, doing anything
             if "在" not in q.group():
                 continue
-            told = next((m for m in reported_at().finditer(q.group())
-                         if _reported_here(world, m, _sentence_at(q.group(), m.start()), far_words, pov_place)), None)
+            told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
             reporting = said_of.get(told.group("who")) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i):
@@ -3711,18 +3735,44 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     return out
 
 
-def _reported_here(world: World, m: re.Match[str], sentence: str, far_words: re.Pattern[str], here: str) -> bool:
-    """Whether a match of :data:`REPORTED_AT` (``sentence``: the quote's sentence holding it) puts its person at a
-    place of here today: nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not their own
-    nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in the clause
-    that is not ``here`` (the point of view's) nor in it, and, in the sentence, no journey or far place (``far_words``),
-    no time gone (:data:`SIGHTED_LONG_AGO`) and no other day (:data:`REPORTED_OTHER_DAY`)."""
+def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
+                         here: str) -> re.Match[str] | None:
+    """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
+    (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
+    far and other-day words read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear time
+    (P3-9, stop 60)."""
+    stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
+    elsewhere: dict[int, bool] = {}
+    for m in reported_at.finditer(quote):
+        k = bisect.bisect_left(stops, m.start())
+        start = stops[k - 1] + 1 if k else 0
+        if start not in elsewhere:
+            elsewhere[start] = _said_elsewhere(quote[start:stops[k] + 1 if k < len(stops) else len(quote)], far_words)
+        if not elsewhere[start] and _reported_here(world, m, here):
+            return m
+    return None
+
+
+def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
+    """Whether a sentence of a report says a journey or far place (``far_words``), a time gone
+    (:data:`SIGHTED_LONG_AGO`), another day (:data:`REPORTED_OTHER_DAY`) or a guess (:data:`REPORTED_GUESS`): no report
+    of here today."""
+    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence)
+                or REPORTED_GUESS.search(sentence))
+
+
+def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
+    """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
+    (:func:`_said_elsewhere`): nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not
+    their own nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in
+    the clause that is not ``here`` (the point of view's) nor in it; a place it must name, known or by a locative
+    (:data:`REPORTED_PLACE`)."""
     at = m.group("at")
     if NOT_CAME.search(m.group("gap")) or REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
         return False
-    if any(not _related(world, p, here) for p in occurring(world.places, at)):
-        return False
-    return not (far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence))
+    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
+        return False  # 在忙着考试: the progressive, no place
+    return all(_related(world, p, here) for p in occurring(world.places, at))
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:

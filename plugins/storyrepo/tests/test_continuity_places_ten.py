@@ -164,7 +164,7 @@ def test_a_name_owning_words_before_a_colon_still_speaks_them() -> None:
 
 # --- a world that says someone is not back even by a feast ---
 
-@pytest.mark.parametrize("text", ["刘德海在哈尔滨学开拖拉机，过年也回不来。", "刘德海在哈尔滨学习，春节都走不开。"])
+@pytest.mark.parametrize("text", ["刘德海在哈尔滨学开拖拉机，过年也回不来。", "刘德海在哈尔滨学习，春节都回不来。"])
 def test_not_back_even_by_a_feast_is_a_journey_away(text: str) -> None:
     assert "哈尔滨" in far_places([text], {"青松林场", "哈尔滨"})
 
