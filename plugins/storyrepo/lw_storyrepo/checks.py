@@ -1755,15 +1755,17 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
                  and not _told_done_before(acts(), words, body, _telling(body, off.start())[0])), None)
 
 
-NOT_YET_DONE = re.compile(r"(?:没有|没|不|未|别|甭|莫|要|想|打算|准备|得|该|等|再)$")
-"""What, right before an act, says it is not done (yet): negated (没换), wanted or planned (要换, 打算抄), waited for (等换):
-such a telling of a line's act is no telling that the event is done (:func:`_told_done_before`)."""
+NOT_YET_DONE = re.compile(r"没有|没|不|未|别|甭|莫|要|想|打算|准备|该|等|将|就|再|才")
+"""What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
+打算抄), waited for (只等…一到，就开船): such a telling of a line's act is no telling that the event is done
+(:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""
 
 
 def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: int) -> bool:
     """Whether a sentence of the prose before ``end`` tells a contract line's event done: it says one of the line's acts
-    (``acts``: :func:`_line_acts`, 换, 抄) and one of its event words (``words``: :func:`_event_words`, 灯泡, 记录), the act
-    not negated, wanted nor waited for (:data:`NOT_YET_DONE`). A putting off after it is of something else."""
+    (``acts``: :func:`_line_acts`, 换, 抄) and one of its event words (``words``: :func:`_event_words`, 灯泡, 记录), with no
+    word of :data:`NOT_YET_DONE` (没, 要, 等, 就…) before the act's first telling in that sentence. A putting off after it is
+    of something else."""
     if not acts or not words:
         return False
     start = 0
@@ -1771,8 +1773,7 @@ def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: in
         sentence = body[start:stop.end() if stop is not None else end]
         start = stop.end() if stop is not None else end
         if any(w in sentence for w in words) and any(
-                not NOT_YET_DONE.search(sentence[max(0, m.start() - 2):m.start()])
-                for act in acts for m in re.finditer(re.escape(act), sentence)):
+                not NOT_YET_DONE.search(sentence, 0, k) for act in acts if (k := sentence.find(act)) >= 0):
             return True
     return False
 

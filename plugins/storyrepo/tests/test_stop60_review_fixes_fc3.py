@@ -49,3 +49,12 @@ def test_an_event_not_yet_done_before_its_putting_off_is_still_put_off(before: s
             "她把灯泡揣进兜里，回了值班室。")
     warned = event_findings(line, body)
     assert len(warned) == 1 and "推迟或作罢了（等雨停了再说）" in warned[0], warned
+
+
+def test_an_event_waited_for_before_its_putting_off_is_still_put_off() -> None:
+    # the act told in a sentence that waits for it (只等…就…) is not the act done
+    line = "吕秋生替温德才抄水文记录"
+    body = ("吕秋生坐在桌前，只等温师傅把水位报上来，就抄水文记录。天黑了，温师傅还没回来，电话也打不通。"
+            "老吕把记录本合上：“等明天再说。”")
+    warned = event_findings(line, body)
+    assert len(warned) == 1 and "推迟或作罢了" in warned[0], warned
