@@ -1761,10 +1761,15 @@ NOT_YET_DONE = re.compile(r"没有|没|不|未|别|甭|莫|要|想|打算|准备
 (:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""
 
 
+DONE_AFTER = "(?:了|完|过|好|掉|成|到|上|下|进|出|回|起)"
+"""What, right after an act, tells it done: an aspect or result (换了, 抄完, 抄到天黑) or a direction reached (爬上灯塔,
+抄进记录本). An act word alone (留存对比。, 开船。) may be a noun or a plan (:func:`_told_done_before`)."""
+
+
 def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: int) -> bool:
     """Whether a sentence of the prose before ``end`` tells a contract line's event done: it says one of the line's acts
-    (``acts``: :func:`_line_acts`, 换, 抄) and one of its event words (``words``: :func:`_event_words`, 灯泡, 记录), with no
-    word of :data:`NOT_YET_DONE` (没, 要, 等, 就…) before the act's first telling in that sentence. A putting off after it is
+    (``acts``: :func:`_line_acts`, 换, 抄) told done (:data:`DONE_AFTER`: 换了, 抄进) and one of its event words (``words``:
+    :func:`_event_words`, 灯泡, 记录), with no word of :data:`NOT_YET_DONE` (没, 要, 等, 就…) before that act in the sentence. A putting off after it is
     of something else."""
     if not acts or not words:
         return False
@@ -1773,7 +1778,8 @@ def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: in
         sentence = body[start:stop.end() if stop is not None else end]
         start = stop.end() if stop is not None else end
         if any(w in sentence for w in words) and any(
-                not NOT_YET_DONE.search(sentence, 0, k) for act in acts if (k := sentence.find(act)) >= 0):
+                not NOT_YET_DONE.search(sentence, 0, m.start()) for act in acts
+                if (m := re.search(f"{re.escape(act)}{DONE_AFTER}", sentence)) is not None):
             return True
     return False
 

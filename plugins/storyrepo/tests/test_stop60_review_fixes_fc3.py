@@ -58,3 +58,11 @@ def test_an_event_waited_for_before_its_putting_off_is_still_put_off() -> None:
             "老吕把记录本合上：“等明天再说。”")
     warned = event_findings(line, body)
     assert len(warned) == 1 and "推迟或作罢了" in warned[0], warned
+
+
+def test_an_act_word_not_told_done_before_its_putting_off_is_still_put_off() -> None:
+    # the line's act word said as a name of the matter (抄水文记录的事), not told done
+    line = "吕秋生替温德才抄水文记录"
+    body = "温师傅问起抄水文记录的事。老吕摆摆手：“等明天再说。”"
+    warned = event_findings(line, body)
+    assert len(warned) == 1 and "推迟或作罢了" in warned[0], warned
