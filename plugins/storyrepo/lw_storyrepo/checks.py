@@ -1096,7 +1096,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         # below (_handover_told, _refused, _withheld)
         event_line = ctx is not None and not ids and not _HANDOVER.search(text) and _is_event(ctx, text)
         if ctx is not None and event_line and called_off() \
-                and (off := _put_off_event(ctx, text, body, called_off())) is not None:
+                and (off := _put_off_event(ctx, text, body, called_off(), cuts)) is not None:
             # the prose puts the line's own event off (明天验了再说, 今天去不成了): the event, and any place it goes to, never
             # happen — said once, not again for each place of the line; a person the prose never names is still missing.
             places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
@@ -1669,9 +1669,11 @@ NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只得|才)[^。！？!?]{0,6}?(?:给|交|借|批|递|塞|答应|同意|点头|松口|应了|收下|接过|罚|办)")
 """A refusal that gives way after all (起初不肯，后来还是交给了她): the event happened."""
 GIVES_OR_SHOWS = re.compile(f"{alternation(SHOW_VERBS)}|{alternation(HANDOVER_VERBS)}"
-                            r"|给[^，,。；;！？!?]{1,6}?(?:看|瞧|过目|验)")
+                            r"|(?:给|让|叫|请)[^，,。；;！？!?]{1,6}?(?:看(?![守管护家门病望])|瞧(?!病)|过目|验|认(?![识得错为真]))"
+                            r"|出示|亮给|拿给|交验|呈上|呈给|呈交")
 """An event line whose act passes a thing to someone or holds it out before them (把汇票拿出来递给他, 拿给他看, 亮出腰牌):
-the only acts a thing put back (:data:`PUT_BACK`: 又塞回了怀里, 推回来) refuses. Any other act (记日志, 点现洋, 念给她听, 在舱口
+the only acts a thing put back (:data:`PUT_BACK`: 又塞回了怀里, 推回来) refuses — a showing said with any verb of one
+(让他看, 叫他认, 出示, 亮给, 交验: fc3, stop 60), not a looking after (看守, 看病). Any other act (记日志, 点现洋, 念给她听, 在舱口
 望风) is done with things that are put away after it — a diary back in its drawer, a needle up a sleeve, a snuff bottle back
 in a pocket, a paper pushed back by one who cannot read — and none of that says the act was refused (c3, stop 60: five
 books' false alarms, 十九, 二十三, 三十四, 四十三, 四十六)."""
@@ -1738,14 +1740,48 @@ PUT_OFF_REACH = 2
 走到半山…。他抹了把脸：今天是上不去了。)."""
 
 
-def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[str]]) -> re.Match[str] | None:
+def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[str]],
+                   cuts: dict[str, tuple[int, ...]] | None = None) -> re.Match[str] | None:
     """The first putting off of the prose (``offs``: :data:`CALLED_OFF`'s matches) that is the contract line's own event's:
     its telling (:func:`_telling`) and the :data:`PUT_OFF_REACH` sentences before it in its paragraph name one of the
-    line's people or places (by any of their forms) or one of its event words (:func:`_event_words`: 龙骨, 阀门).
-    Another matter put off (胡掌柜说：“药钱回头再说。”) leaves the line's event as the prose tells it, or does not."""
+    line's people or places (by any of their forms) or one of its event words (:func:`_event_words`: 龙骨, 阀门), and no
+    sentence before its telling tells the event done (:func:`_told_done_before`).
+    Another matter put off (胡掌柜说：“药钱回头再说。”) leaves the line's event as the prose tells it, or does not; so does
+    one put off after the event is done (换了灯泡…问起工钱：“等月底再说。” — fc3, stop 60)."""
     forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
     words = _event_words(ctx, text)
-    return next((off for off in offs if _line_told_near(forms, words, body, off.start())), None)
+    acts = functools.cache(lambda: _line_acts(ctx, text, cuts))
+    return next((off for off in offs if _line_told_near(forms, words, body, off.start())
+                 and not _told_done_before(acts(), words, body, _telling(body, off.start())[0])), None)
+
+
+NOT_YET_DONE = re.compile(r"没有|没|不|未|别|甭|莫|要|想|打算|准备|该|等|将|就|再|才")
+"""What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
+打算抄), waited for (只等…一到，就开船): such a telling of a line's act is no telling that the event is done
+(:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""
+
+
+DONE_AFTER = "(?:了|完|过|好|掉|成|到|上|下|进|出|回|起)"
+"""What, right after an act, tells it done: an aspect or result (换了, 抄完, 抄到天黑) or a direction reached (爬上灯塔,
+抄进记录本). An act word alone (留存对比。, 开船。) may be a noun or a plan (:func:`_told_done_before`)."""
+
+
+def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: int) -> bool:
+    """Whether a sentence of the prose before ``end`` tells a contract line's event done: it says one of the line's acts
+    (``acts``: :func:`_line_acts`, 换, 抄) told done (:data:`DONE_AFTER`: 换了, 抄进) and one of its event words (``words``:
+    :func:`_event_words`, 灯泡, 记录), with no word of :data:`NOT_YET_DONE` (没, 要, 等, 就…) before that act in the sentence. A putting off after it is
+    of something else."""
+    if not acts or not words:
+        return False
+    start = 0
+    for stop in [*FULL_WIDTH_STOP.finditer(body, 0, end), None]:
+        sentence = body[start:stop.end() if stop is not None else end]
+        start = stop.end() if stop is not None else end
+        if any(w in sentence for w in words) and any(
+                not NOT_YET_DONE.search(sentence, 0, m.start()) for act in acts
+                if (m := re.search(f"{re.escape(act)}{DONE_AFTER}", sentence)) is not None):
+            return True
+    return False
 
 
 def _line_told_near(forms: list[str], words: frozenset[str], body: str, k: int) -> bool:
