@@ -49,6 +49,25 @@ def world_of(cards: dict[str, dict[str, Any]], aliases: dict[str, str], places: 
                  bars=forbidden_of(cards, texts, lore, aliases, places), **more)
 
 
+def lumber_camp(*, nicknames: bool = True, with_dead: bool = False) -> World:
+    """The place and document rounds' 1962 lumber camp (D2 of stop 60's duplicates: D1's, P3's and P3's fixer's test files
+    each built it): 王铁生 (the point of view) and 孙桂芝 at 青松林场, 刘德海 far off in 哈尔滨; with ``nicknames`` 老刘, 桂芝
+    and 铁生 name them, with ``with_dead`` 赵老栓 lies dead at the camp."""
+    cards: dict[str, dict[str, Any]] = {
+        "王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
+        "孙桂芝": {"姓名": "孙桂芝", "状态": "在世", "位置": "青松林场"},
+        "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "哈尔滨"},
+    }
+    gender = {"王铁生": "他", "孙桂芝": "她", "刘德海": "他"}
+    if with_dead:
+        cards["赵老栓"] = {"姓名": "赵老栓", "状态": "已死", "位置": "青松林场"}
+        gender["赵老栓"] = "他"
+    aliases = {n: n for n in cards}
+    if nicknames:
+        aliases.update({"老刘": "刘德海", "桂芝": "孙桂芝", "铁生": "王铁生"})
+    return World(cards, aliases, {"青松林场", "哈尔滨"}, far=frozenset({"哈尔滨"}), gender=gender)
+
+
 CANNERY: dict[str, dict[str, Any]] = {
     "柯满": {"姓名": "柯满", "状态": "在世", "位置": "罐头厂"},
     "韦先生": {"姓名": "韦先生", "状态": "在世", "位置": "罐头厂"},

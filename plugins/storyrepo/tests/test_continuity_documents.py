@@ -22,8 +22,6 @@ Every sentence here is written for this file (a 1962 Heilongjiang lumber camp); 
 
 from __future__ import annotations
 
-from typing import Any
-
 from lw_storyrepo.continuity import World
 from lw_storyrepo.findings import Finding
 
@@ -34,14 +32,7 @@ TODAY = "1962年10月8日"
 
 def _world() -> World:
     """The camp's book: 王铁生 (the point of view) and 孙桂芝 at 青松林场, 刘德海 far off in 哈尔滨, 赵老栓 dead."""
-    cards: dict[str, dict[str, Any]] = {
-        "王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
-        "孙桂芝": {"姓名": "孙桂芝", "状态": "在世", "位置": "青松林场"},
-        "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "哈尔滨"},
-        "赵老栓": {"姓名": "赵老栓", "状态": "已死", "位置": "青松林场"},
-    }
-    return World(cards, {n: n for n in cards}, {"青松林场", "哈尔滨"}, far=frozenset({"哈尔滨"}),
-                 gender={"王铁生": "他", "孙桂芝": "她", "刘德海": "他", "赵老栓": "他"})
+    return continuity_helpers.lumber_camp(nicknames=False, with_dead=True)
 
 
 def _found(body: str, date: str = TODAY) -> list[Finding]:

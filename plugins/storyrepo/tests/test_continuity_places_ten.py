@@ -24,7 +24,6 @@ Every sentence here is written for this file (a 1962 Heilongjiang lumber camp); 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -40,14 +39,7 @@ TODAY = "1962年10月8日"
 
 def _world() -> World:
     """The camp's book: 王铁生 (the point of view) and 孙桂芝 at 青松林场, 刘德海 (老刘) far off in 哈尔滨."""
-    cards: dict[str, dict[str, Any]] = {
-        "王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
-        "孙桂芝": {"姓名": "孙桂芝", "状态": "在世", "位置": "青松林场"},
-        "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "哈尔滨"},
-    }
-    aliases = {**{n: n for n in cards}, "老刘": "刘德海", "桂芝": "孙桂芝", "铁生": "王铁生"}
-    return World(cards, aliases, {"青松林场", "哈尔滨"}, far=frozenset({"哈尔滨"}),
-                 gender={"王铁生": "他", "孙桂芝": "她", "刘德海": "他"})
+    return continuity_helpers.lumber_camp()
 
 
 def _found(body: str) -> list[Finding]:
