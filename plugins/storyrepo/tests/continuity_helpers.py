@@ -6,8 +6,11 @@ as the repository's own conftest does for ``tests/support``. Test code only, nev
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterator
 
 from lw_storyrepo.checks import CheckContext, voices
@@ -35,6 +38,16 @@ def findings(body: str, world: World, viewpoint: str, date: str, present: list[s
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+
+
+def round_file(name: str) -> ModuleType:
+    """A round's own test file ``name`` of this folder, loaded by path (its world and its helpers, one copy of them, for
+    the fixers' and the hostile looks' files that test the same book)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def world_of(cards: dict[str, dict[str, Any]], aliases: dict[str, str], places: set[str], texts: dict[str, str],

@@ -20,12 +20,18 @@ from typing import Any
 
 from continuity_helpers import findings
 from lw_storyrepo.continuity import World, told_of
+from lw_storyrepo.findings import Finding
 
 PLACE = "船坞"
 LADDER = ("小工", "木匠", "领作", "坞主")
 
 
 def _found(body: str) -> list[str]:
+    """The messages of :func:`_yard_findings`."""
+    return [f.message for f in _yard_findings(body)]
+
+
+def _yard_findings(body: str) -> list[Finding]:
     """The rank findings of ``body`` in a boat yard: 葛水生 (水生; 小工), 严阿福 (阿福; 木匠), 房德厚 (领作) and 鲍启明
     (坞主), all there; the ladder 小工 ＜ 木匠 ＜ 领作 ＜ 坞主; told by 葛水生."""
     cards: dict[str, dict[str, Any]] = {
@@ -38,7 +44,7 @@ def _found(body: str) -> list[str]:
                "鲍启明": "鲍启明"}
     world = World(cards, aliases, {PLACE}, set(), LADDER, None, {}, {n: "他" for n in cards},
                   told=told_of({n: n + "在船坞。" for n in cards}, cards))
-    return [f.message for f in findings(body, world, "葛水生", "1948年4月9日", list(cards))
+    return [f for f in findings(body, world, "葛水生", "1948年4月9日", list(cards))
             if (f.subject is not None and f.subject.field == "境界") or "境界" in f.message]
 
 

@@ -5,10 +5,7 @@ never timed; and the findings it gave are the ones it gives."""
 from __future__ import annotations
 
 import cProfile
-import importlib.util
 import pstats
-from pathlib import Path
-from types import ModuleType
 from typing import Callable, TypeVar
 
 import pytest
@@ -20,16 +17,7 @@ import continuity_helpers
 T = TypeVar("T")
 
 
-def _round_file(name: str) -> ModuleType:
-    """The round's own test file ``name`` (its world and its helpers, one copy of them; the tests import by path)."""
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CALENDAR = _round_file("test_continuity_calendar_facts")
+CALENDAR = continuity_helpers.round_file("test_continuity_calendar_facts")
 continuity, timed = CALENDAR.continuity, CALENDAR.timed
 
 
@@ -53,7 +41,7 @@ def test_months_since_told_thousands_of_times_in_one_line_is_read_once_per_sente
     assert len(found) == 1 and calls < 200
 
 
-RANKS = _round_file("test_continuity_rank_facts")
+RANKS = continuity_helpers.round_file("test_continuity_rank_facts")
 
 
 def test_thousands_of_titles_in_one_open_quote_are_each_read_over_a_window(monkeypatch: pytest.MonkeyPatch) -> None:

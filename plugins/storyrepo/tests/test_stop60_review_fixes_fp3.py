@@ -12,23 +12,9 @@ import re
 import pytest
 
 from lw_storyrepo import continuity
-from lw_storyrepo.continuity import World, far_places
-from lw_storyrepo.findings import Finding
+from lw_storyrepo.continuity import far_places
 
-import continuity_helpers
-
-TODAY = "1962年10月8日"
-
-
-def _world() -> World:
-    """The camp's book of P3's round (:func:`continuity_helpers.lumber_camp`)."""
-    return continuity_helpers.lumber_camp()
-
-
-def _found(body: str) -> list[Finding]:
-    out = continuity_helpers.findings(body, _world(), "王铁生", TODAY, ["王铁生", "孙桂芝"])
-    return [f for f in out if f.message.startswith("刘德海")]
-
+from test_continuity_places_ten import TODAY, _found, _world
 
 # --- P3-9: a long quote of many reports is read once per sentence ---
 

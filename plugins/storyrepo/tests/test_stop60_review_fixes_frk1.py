@@ -12,28 +12,13 @@ with the reader's own sentences in the boat yard of ``test_continuity_rank_ten``
 
 from __future__ import annotations
 
-from typing import Any
-
-from continuity_helpers import findings
-from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.findings import ERROR, WARN
-from test_continuity_rank_ten import LADDER, PLACE, _found, _said
+from test_continuity_rank_ten import _found, _said, _yard_findings
 
 
 def _severities(body: str) -> list[str]:
-    """The severities of the rank findings of ``body`` in the same boat yard as ``_found``'s."""
-    cards: dict[str, dict[str, Any]] = {
-        "葛水生": {"姓名": "葛水生", "状态": "在世", "位置": PLACE, "境界": "小工"},
-        "严阿福": {"姓名": "严阿福", "状态": "在世", "位置": PLACE, "境界": "木匠"},
-        "房德厚": {"姓名": "房德厚", "状态": "在世", "位置": PLACE, "境界": "领作"},
-        "鲍启明": {"姓名": "鲍启明", "状态": "在世", "位置": PLACE, "境界": "坞主"},
-    }
-    aliases = {"葛水生": "葛水生", "水生": "葛水生", "严阿福": "严阿福", "阿福": "严阿福", "房德厚": "房德厚",
-               "鲍启明": "鲍启明"}
-    world = World(cards, aliases, {PLACE}, set(), LADDER, None, {}, {n: "他" for n in cards},
-                  told=told_of({n: n + "在船坞。" for n in cards}, cards))
-    return [f.severity for f in findings(body, world, "葛水生", "1948年4月9日", list(cards))
-            if (f.subject is not None and f.subject.field == "境界") or "境界" in f.message]
+    """The severities of the rank findings of ``body`` in the rank round's boat yard (its ``_yard_findings``)."""
+    return [f.severity for f in _yard_findings(body)]
 
 
 def test_a_span_served_then_a_rise_told_after_it_is_no_rank_now() -> None:
