@@ -764,7 +764,10 @@ MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "�
 OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
 """A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
 :data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
-counts from another event the sentence names (带我进厂，一晃就十年了; R60 on T9, pre-existing)."""
+counts from another event the sentence names (带我进厂，一晃就十年了; R60 on T9, pre-existing). A count opening its
+sentence (一晃三年多了，老王那只搪瓷缸子还摆在窗台上) names no other event: it is since the death."""
+_COUNT_LEAD = "，,、；; 　“”「」"
+"""What may stand before a count that opens its sentence: marks and quotes, no event."""
 DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
                          rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
@@ -4434,7 +4437,8 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     for i, col, sentence in sentences:
         m = ELAPSED.search(sentence)
         if not m or NOT_NOW.search(sentence[:m.start()]) \
-                or not (re.match(DEATH_VERBS, m.group()) or OF_A_DEATH.search(sentence)):
+                or not (re.match(DEATH_VERBS, m.group()) or OF_A_DEATH.search(sentence)
+                        or not sentence[:m.start()].strip(_COUNT_LEAD)):
             continue
         dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
         said = _cn_int(m.group("n").replace("几", "三")) if m.group("n") != "两" else 2
