@@ -31,7 +31,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -2945,8 +2945,8 @@ WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + N
                         r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的|的?来信" + NOT_A_LETTER)
 """What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的, 你妈来信了 — K5, stop 56): its writer; after 给 the
 person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
-SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
-"""A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
+SIGNATURE = signature(r"[\u4e00-\u9fff]{1,4}?")
+"""A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。 — :func:`lw_storyrepo.continuity.signature`)."""
 SALUTED = re.compile(r"[“「](?:[^，,。！？!?：:“”「」\s]{1,6}、)?([^，,。！？!?：:“”「」、\s]{1,6})[：:]")
 """A quote that opens with a salutation and a colon (“川娃：见字如面, “山子：, “景山如晤：, “娘、二弟：) — how a letter starts,
 not speech (a call in speech takes a comma): after a paragraph that speaks of a letter (把信展开。), the letter read out

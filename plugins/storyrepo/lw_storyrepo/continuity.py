@@ -467,12 +467,25 @@ then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh1
 said aloud is an answer)."""
 CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
 """Where a clause of someone's words ends (the mark found tells a question: ？)."""
-SIGN_OFF = r"顿首|手书|手启|谨上|敬上|拜上|谨启|亲笔|上|字|留|书"
-"""The words a letter or a note closes on after its writer's name (守仁顿首, 老周字): who wrote them (:func:`_writer_of`)."""
-LETTER_DATE = r"[一二三四五六七八九十廿卅〇零0-9]{1,3}月[初一二三四五六七八九十廿卅0-9]{1,3}[日号]?"
-"""A month and day after a letter's signature (姐，七月廿八。): :func:`_writer_of` reads the name before it."""
 STRICT_SIGN_OFF = r"顿首|手书|谨上|敬上|拜上|谨启|亲笔"
-"""Sign-offs that only a letter closes on: read in the paragraphs after the words, the rest of the same letter."""
+"""Sign-offs that only a letter closes on (:data:`SIGN_OFF`'s own view for :func:`_writer_of`): read in the paragraphs
+after the words, the rest of the same letter."""
+SIGN_OFF = rf"{STRICT_SIGN_OFF}|手启|手字|上|字|留|书|草"
+"""The words a letter or a note closes on after its writer's name (守仁顿首, 老周字, 伯年手书): who wrote them
+(:func:`signature`)."""
+LETTER_DATE = r"[一二三四五六七八九十廿卅〇零0-9]{1,3}月[初一二三四五六七八九十廿卅0-9]{1,3}[日号]?"
+"""A month and day after a letter's signature (姐，七月廿八。): :func:`signature` reads the name before it."""
+
+
+def signature(name: str) -> re.Pattern[str]:
+    """A letter's or a note's last sentence that is a name alone (落款), ``name`` the pattern of a name (group 1): the
+    name, then maybe a :data:`SIGN_OFF` and a :data:`LETTER_DATE` (group ``off``: 守仁顿首。 老周字。 姐，七月廿八。 娘。),
+    closing the text searched. The one signature of the plugin (m1, stop 61): H13's writer of kept words
+    (:func:`_writer_of`, the book's names) and the leak check's letter writer (:data:`lw_storyrepo.checks.SIGNATURE`,
+    any one to four characters)."""
+    return re.compile(rf"(?:^|[。！？!?\s])({name})(?P<off>(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?)[。.]?\s*$")
+
+
 OTHER_PERSON = re.compile(rf"{HE_ONE}|你|您")
 """Another person than the speaker, by a pronoun (a name is read by the book's names)."""
 TAKEN_BY = re.compile(r"[^，,]{0,4}?(?:拿|偷|抢|借|用|摸|取|收|藏|弄|卖|当|戴|揣|抱|扔|砸|摔|占)")
@@ -6215,7 +6228,7 @@ def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], l
 def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
     """Who wrote the quoted words of line ``i`` closing at ``end`` (their closing quote, or the line's end) when they are
     a signed letter or note: the words close on a name of the book standing as a sentence of its own with a
-    :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (…守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
+    :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (:func:`signature`: …守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
     the words out as written (:data:`WRITTEN_FRAME`: 添了一行：“…以后就是他的。黄振江。”), or a quote of the next
     :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on:
     both paragraphs quoted words alone, :func:`_quote_alone`).
@@ -6225,8 +6238,7 @@ def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], alias
     # a signature closes the words: their last LOOK_BACK characters are read, not the whole of a long quote
     low = max(0, end - LOOK_BACK)
     words = line[max(line.rfind("“", low, end) + 1, low):end]
-    signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?P<off>(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?)[。.]?\s*$")
-    m = signed.search(words)
+    m = signature(names.pattern).search(words)
     if m is not None and (m.group("off") or _set_out_written(line, end)):
         return aliases.get(m.group(1), m.group(1))
     if not _quote_alone(line):
