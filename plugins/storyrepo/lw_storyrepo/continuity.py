@@ -461,10 +461,6 @@ KEEPING_CLAUSE_MAX = 20
 """How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
 the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
 start or end for each (fh13, stop 60, R60's H13-5)."""
-WRITTEN_FRAME = re.compile(r"写|添|记|抄|签|信|条|纸|笔|簿|本子|日志|留言|落款|署名|字|一行")
-"""Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
-then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
-said aloud is an answer)."""
 CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
 """Where a clause of someone's words ends (the mark found tells a question: ？)."""
 STRICT_SIGN_OFF = r"顿首|手书|谨上|敬上|拜上|谨启|亲笔"
@@ -1982,15 +1978,20 @@ NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|�
                            r"周年|忌日|祭日|生日|寿|该|要|会|得|在|说|想|的")
 """Words in an entry's clause after its name that tell an act done elsewhere, to come, or a day of the dead (R59 on D1:
 刘德海来信…, 刘德海请假回…, 赵老栓周年, 赵老栓走了整一年, 刘德海该到…了, 刘德海经手的那批货): no act done there that day."""
-WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "账", "簿", "册", "本子", "日志", "日记", "单", "表", "条", "牌", "榜",
-                       "告示", "通知", "布告", "信")
-"""Words of writing and of written pieces before a quote (在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知)."""
+WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "添", "签", "账", "簿", "册", "本子", "日志", "日记", "单", "表", "条",
+                       "纸", "笔", "牌", "榜", "告示", "通知", "布告", "信", "留言", "落款", "署名", "字", "一行")
+"""Words of writing and of written pieces before a quote (在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知, 拿钢笔添了一行,
+字条): the one table of "a written piece" frames (m1, stop 61: T9/D1's frames and H13's :data:`WRITTEN_FRAME` made one)."""
 HANDLING_FRAME_WORDS = ("念", "读", "翻", "看", "瞅", "瞧", "贴", "递", "接过", "拆开", "展开", "打开", "上面", "上头")
 """Words of reading, looking at or handing something before a quote (念一遍, 看了看, 接过): a written piece's frame only
 beside one (:data:`DOCUMENT_FRAME`); alone they frame speech as well (看了看他，说：)."""
 DOCUMENT_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + HANDLING_FRAME_WORDS))
 """Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
 a quote after words of speaking alone (说, 问, 算) is speech, its clauses no entries nor a foot (R59 on D1)."""
+WRITTEN_FRAME = re.compile(alternation(WRITING_FRAME_WORDS))
+"""Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
+then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
+said aloud is an answer)."""
 PIECE_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + ("印", "票", "据", "存根", "帖", "契")))
 """Words of the sentence bringing a quote in that name a writing or a written piece (存根上写着：; 念了一遍票根：; 收据上印着：):
 the frame :data:`DATE_FOOT` is read in — a word of looking or handing alone (看了看他，说：) frames speech too (R60 on T9)."""
