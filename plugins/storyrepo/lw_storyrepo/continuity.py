@@ -768,8 +768,10 @@ ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
 (你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
 MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "遗物", "遗容", "坟", "墓", "祭", "忌日", "周年", "丧",
-                  "守孝", "戴孝", "入土", "故去", "殁")
-"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝): a sentence telling of a death without its verb."""
+                  "守孝", "戴孝", "入土", "故去", "殁", "头七", "百日", "骨灰", "抚恤", "九泉", "泉下", "烧纸", "纸钱", "上香")
+"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝, 头七, 骨灰): a sentence telling of a death without its verb
+(:data:`OF_A_DEATH`); what the dead are waited on for (:data:`RITES`). The one table of both (m1, stop 61: FT9's and S3's
+made one)."""
 OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
 """A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
 :data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
@@ -5654,9 +5656,11 @@ copula; nor one of a time to come told not doing, or as the dead are spoken of (
 也能闭眼了: 连续性-盲评二十四, 十二's good drafts). Nor their household, kin or belongings (明天老洛家里摆席, 明儿老洛媳妇过来, 等洛桑他儿子回来,
 老洛屋里的东西: a possessor's head or a kin word, :data:`NOT_A_DOER_WORDS` for the two-character ones), a word waited for
 (等洛桑师傅一句话), nor the reduplicated wait (等老洛等了二十年: waiting for them, not them acting) (fs3, stop 60: S3-1)."""
-RITES = "头七|百日|周年|忌日|祭|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下|烧纸|纸钱|上香"
+RITES = alternation((*MOURNING_WORDS, "灵", "遗", "地下"))
 """What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
-nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead)."""
+nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead). :data:`MOURNING_WORDS`
+with S3's own view: 灵, 遗 and 地下 read right after a name only (老孟灵前, 老孟遗下的; 灵活, 遗憾, 地下室 in a sentence are
+no mourning)."""
 _RITE = re.compile(f"{RITES}|{FUNERAL}")
 IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来|还等着|一直等|天天等|总说|总念叨|老念叨|总盼|"
                       r"盼着|以为|不信")
