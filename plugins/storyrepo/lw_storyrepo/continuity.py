@@ -461,8 +461,12 @@ KEEPING_CLAUSE_MAX = 20
 """How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
 the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
 start or end for each (fh13, stop 60, R60's H13-5)."""
-CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
-"""Where a clause of someone's words ends (the mark found tells a question: ？)."""
+CLAUSE_STOPS = "，,；;。！？!?"
+"""The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
+one source, the two views differing by what else ends a clause — m1, stop 61)."""
+CLAUSE_END = re.compile(f"[{CLAUSE_STOPS}”\n]")
+"""Where a clause of someone's words ends: at :data:`CLAUSE_STOPS`, their quote's close or the line's end (the mark
+found tells a question: ？)."""
 STRICT_SIGN_OFF = r"顿首|手书|谨上|敬上|拜上|谨启|亲笔"
 """Sign-offs that only a letter closes on (:data:`SIGN_OFF`'s own view for :func:`_writer_of`): read in the paragraphs
 after the words, the rest of the same letter."""
@@ -4596,7 +4600,7 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 _CLAUSE_ENDS = "，,。！？；;：:\n"
 """The marks that end a clause: a comma, a sentence's stop, a semicolon, a colon, a line's end."""
 _CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
-"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
+"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_ENDS`' marks and at a quote's
 opening or close too (spoken words are a clause of their own)."""
 YEAR_ALONE = re.compile(r"\s*[^\W\d_]{0,4}?[\d〇零一二三四五六七八九十]{1,5}\s*年\s*$")
 """A year alone before a date, its era perhaps (光绪三年十月二十, 1986年九月十四): the date with it opens its clause."""
@@ -4615,7 +4619,7 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
         ends: list[int] | None = None  # where the text's clauses end, read once (not searched back per date)
         for m, month, day in _dates_in(text):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_END.finditer(text)]
+                ends = [e.start() for e in CLAUSE_OR_COLON_END.finditer(text)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             if start > 0 and text[start - 1] in "，," and (not text[start:m.start()].strip()
@@ -5153,7 +5157,9 @@ DAY_SETTING = re.compile(r"的?(?:那天|那日|那晚|那夜|当天|当晚|夜�
 """What may follow a day of the month that sets the time of the clauses after it (五月初五晚上，马把头在南市…; 八月二十号
 那天，…): a part of the day, then the clause's end. A day followed by its own doing (七月二十号就要交茶了，…) is a deadline
 or a plan told of it, no setting for what comes after (R58 on P6, the ftp fixers' round of stop 58)."""
-_CLAUSE_END = re.compile(r"[，,；;。！？!?：:]")
+CLAUSE_OR_COLON_END = re.compile(f"[{CLAUSE_STOPS}：:]")
+"""Where a clause of a card's or the prose's sentence ends: at :data:`CLAUSE_STOPS` or a colon (协领德克金九月里去了吉林乌拉，十月初八…;
+五月初五晚上：…) — :func:`dated_subjects`, :func:`_another_days_at`."""
 
 
 def _another_days_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> list[tuple[int, int]]:
@@ -5170,7 +5176,7 @@ def _another_days_at(sentence: str, today: tuple[str, int | None, int, int] | No
         month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
         day = _cn_int(m.group("day"))
         if month is not None and day is not None and (month, day) != (today[2], today[3]):
-            end = _CLAUSE_END.search(sentence, m.end())
+            end = CLAUSE_OR_COLON_END.search(sentence, m.end())
             spans.append((m.start(), len(sentence) if DAY_SETTING.match(sentence, m.end()) or end is None else end.start()))
     return spans
 
