@@ -1755,7 +1755,10 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
                  and not _told_done_before(acts(), words, body, _telling(body, off.start())[0])), None)
 
 
-NOT_YET_DONE = re.compile(r"没有|没|不|未|别|甭|莫|要|想|打算|准备|该|等|将|就|再|才")
+_NOT_YET_DONE_ALSO = ("未", "甭", "莫", "等", "将", "就", "再", "才")
+""":data:`NOT_YET_DONE`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS` and
+:data:`~lw_storyrepo.continuity.UNDONE_WORDS`: a not yet, a bar, a waiting, a then (只等…一到，就开船)."""
+NOT_YET_DONE = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_YET_DONE_ALSO)))
 """What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
 打算抄), waited for (只等…一到，就开船): such a telling of a line's act is no telling that the event is done
 (:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""

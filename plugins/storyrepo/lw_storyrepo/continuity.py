@@ -451,7 +451,17 @@ stored at a place (留在账房抽屉里, 落在家里), or handed to another an
 of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`. Never a receiver who is the
 speaker (交给我保管, 传给我了), and 当了/丢了 only closing the clause (当了我二十年的伴, 丢了魂似的: fh13's narrowing of
 R60's H13-3)."""
-KEEPING_NOT_NOW = re.compile(r"要|想|打算|准备|得|该|会|别|莫|不|没|过|吗|么|呢|是不是|如果|要是|假如|若")
+PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
+"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
+a deed not yet done share (:data:`NOT_GONE`, :data:`KEEPING_NOT_NOW`; checks' ``_PLANNED``, ``NOT_REACHED`` and
+``NOT_YET_DONE``), each adding its own words."""
+UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
+"""Words that keep a deed from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
+:data:`NOT_GONE`, :data:`KEEPING_NOT_NOW` and checks' ``NOT_REACHED`` and ``NOT_YET_DONE``."""
+_KEEPING_NOT_NOW_ALSO = ("会", "莫", "过", "吗", "么", "呢", "是不是", "如果", "要是", "假如", "若")
+""":data:`KEEPING_NOT_NOW`'s own words beyond :data:`PLAN_WORDS` and :data:`UNDONE_WORDS`: a may be, a done-before (借给过),
+a question, a supposition."""
+KEEPING_NOT_NOW = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_KEEPING_NOT_NOW_ALSO)))
 """Words between the thing and the end of its keeping clause that make it no fact of now: a plan, a wish, a refusal,
 a done-before (借给过), a question or a supposition (:func:`_kept_away`)."""
 KEEPING_AFTER_NOT_NOW = re.compile(r"过|吗|么|呢|没有|不成|不")
@@ -3369,12 +3379,6 @@ SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在, and needed: a bare
 在 is no now (老杜在昆明有个表哥, 在昆明买的草帽, 在昆明待过三年; R54)."""
-PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
-"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
-a deed not yet done share (:data:`NOT_GONE`; checks' ``_PLANNED`` and ``NOT_REACHED``), each adding its own words."""
-UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
-"""Words that keep a going from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
-:data:`NOT_GONE` and checks' ``NOT_REACHED``, which read a going and the reaching of a place alike."""
 _NOT_GONE_ALSO = ("会", "将", "明日", "后天", "过几天", "改天", "等", "如果", "要是", "假如", "万一", "怕", "说好", "原想",
                   "差点", "险些", "以为", "当是", "只当", "好像", "也许", "可能", "或许",
                   "一起", "一道", "一同", "陪", "跟", "和", "与", "同", "带", "领")
