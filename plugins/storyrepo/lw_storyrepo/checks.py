@@ -31,7 +31,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -1755,20 +1755,18 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
                  and not _told_done_before(acts(), words, body, _telling(body, off.start())[0])), None)
 
 
-NOT_YET_DONE = re.compile(r"没有|没|不|未|别|甭|莫|要|想|打算|准备|该|等|将|就|再|才")
+_NOT_YET_DONE_ALSO = ("未", "甭", "莫", "等", "将", "就", "再", "才")
+""":data:`NOT_YET_DONE`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS` and
+:data:`~lw_storyrepo.continuity.UNDONE_WORDS`: a not yet, a bar, a waiting, a then (只等…一到，就开船)."""
+NOT_YET_DONE = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_YET_DONE_ALSO)))
 """What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
 打算抄), waited for (只等…一到，就开船): such a telling of a line's act is no telling that the event is done
 (:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""
 
 
-DONE_AFTER = "(?:了|完|过|好|掉|成|到|上|下|进|出|回|起)"
-"""What, right after an act, tells it done: an aspect or result (换了, 抄完, 抄到天黑) or a direction reached (爬上灯塔,
-抄进记录本). An act word alone (留存对比。, 开船。) may be a noun or a plan (:func:`_told_done_before`)."""
-
-
 def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: int) -> bool:
     """Whether a sentence of the prose before ``end`` tells a contract line's event done: it says one of the line's acts
-    (``acts``: :func:`_line_acts`, 换, 抄) told done (:data:`DONE_AFTER`: 换了, 抄进) and one of its event words (``words``:
+    (``acts``: :func:`_line_acts`, 换, 抄) told done (:data:`ACT_DONE`: 换了, 抄进) and one of its event words (``words``:
     :func:`_event_words`, 灯泡, 记录), with no word of :data:`NOT_YET_DONE` (没, 要, 等, 就…) before that act in the sentence. A putting off after it is
     of something else."""
     if not acts or not words:
@@ -1779,7 +1777,7 @@ def _told_done_before(acts: list[str], words: frozenset[str], body: str, end: in
         start = stop.end() if stop is not None else end
         if any(w in sentence for w in words) and any(
                 not NOT_YET_DONE.search(sentence, 0, m.start()) for act in acts
-                if (m := re.search(f"{re.escape(act)}{DONE_AFTER}", sentence)) is not None):
+                if (m := re.search(ACT_DONE.format(act=re.escape(act)), sentence)) is not None):
             return True
     return False
 
@@ -1905,9 +1903,10 @@ HAND_ACTS = "送交递捎"
 """Verbs of handing a thing over: one told done (把信交到某某手里) is any of them done (:func:`_told_done`)."""
 
 
-TOLD_AFTER = r"(?=[了完过好到着起]|[，,。！？!?；;…])"
-"""What follows an act told as done by its word alone (炒青，一直忙到半夜; 炒了一宿; 送到): not a noun the act's word
-begins (碾槽 is a trough, no 碾 done)."""
+TOLD_ALONE = r"(?<![不没别甭莫未])(?:{act})(?=着|[，,。！？!?；;…])"
+"""An act the narration tells by its word alone, closing its clause or going on (炒青，一直忙到半夜; 炒着): with
+:data:`ACT_DONE` (炒了一宿, 送到) what :func:`_told_done` reads as the act done — not a noun the act's word begins (碾槽 is a
+trough, no 碾 done). :func:`_told_done`'s own view: a giving up's paragraph read with it would take 明天再试。's 试 for done."""
 
 
 def _told_done(word: str, body: str) -> list[int]:
@@ -1917,10 +1916,10 @@ def _told_done(word: str, body: str) -> list[int]:
     (炒了一宿 … 今天不炒了; 把信交到某某手里 … 回信明天再送), not the line's event given up (fc2, stop 59)."""
     bounds = _word_bounds(body)
     quoted = [(m.start(), m.end()) for m in quote_matches(body)]
-    pattern = f"(?:{re.escape(word)}){TOLD_AFTER}" + (f"|[{HAND_ACTS}](?=[到给])" if word in HAND_ACTS else "")
+    pattern = f"{ACT_DONE}|{TOLD_ALONE}".format(act=re.escape(word)) \
+        + (f"|(?<![不没别甭莫未])[{HAND_ACTS}](?=[到给])" if word in HAND_ACTS else "")
     return [m.start() for m in re.finditer(pattern, body)
             if m.start() in bounds and m.end() in bounds and not any(a <= m.start() < b for a, b in quoted)
-            and body[m.start() - 1:m.start()] not in ("不", "没", "别", "甭", "莫", "未")
             and not NOT_REACHED.search(_CLAUSE_MARK.split(body[max(0, m.start() - 16):m.start()])[-1])]
 
 
@@ -1937,8 +1936,15 @@ A 不 closing its clause (经藏不开。, 一天也不开。) says the act is n
 gets no meal, 打 of another sense)."""
 
 
-ACT_DONE = r"(?<![不没别甭莫未])(?:{act})(?:完|了|过|好)"
-"""An act told done (听完, 写了一页, 掐了个时辰; not 不听了's 听了): a giving up after it in its paragraph is none."""
+DONE_AFTER = "(?:了|完|过|好|掉|成|到|上|下|进|出|回|起)"
+"""What, right after an act, tells it done: an aspect or result (换了, 抄完, 抄到天黑) or a direction reached (爬上灯塔,
+抄进记录本). An act word alone (留存对比。, 开船。) may be a noun or a plan."""
+ACT_DONE = rf"(?<![不没别甭莫未])(?:{{act}})(?={DONE_AFTER})"
+"""An act told done, ``{act}`` its word (听完, 写了一页, 掐了个时辰, 抄进记录本; not 不听了's 听了), the match the act's
+word alone: the one "act told done" of the contract readers (m1, stop 61) — a giving up after it in its paragraph is
+none (:func:`_givings_up`, :func:`act_given_up`), a putting off after a sentence telling it done is of something else
+(:func:`_told_done_before`), and one told in an earlier paragraph makes a later giving up a next time
+(:func:`_told_done`, with :data:`TOLD_ALONE`)."""
 
 
 def _use_called_off(ctx: CheckContext, text: str, body: str,
@@ -2942,8 +2948,8 @@ WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + N
                         r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的|的?来信" + NOT_A_LETTER)
 """What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的, 你妈来信了 — K5, stop 56): its writer; after 给 the
 person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
-SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
-"""A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
+SIGNATURE = signature(r"[\u4e00-\u9fff]{1,4}?")
+"""A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。 — :func:`lw_storyrepo.continuity.signature`)."""
 SALUTED = re.compile(r"[“「](?:[^，,。！？!?：:“”「」\s]{1,6}、)?([^，,。！？!?：:“”「」、\s]{1,6})[：:]")
 """A quote that opens with a salutation and a colon (“川娃：见字如面, “山子：, “景山如晤：, “娘、二弟：) — how a letter starts,
 not speech (a call in speech takes a comma): after a paragraph that speaks of a letter (把信展开。), the letter read out

@@ -451,7 +451,17 @@ stored at a place (留在账房抽屉里, 落在家里), or handed to another an
 of verbs of parting with a thing by a place or a receiver, read by :func:`_kept_away`. Never a receiver who is the
 speaker (交给我保管, 传给我了), and 当了/丢了 only closing the clause (当了我二十年的伴, 丢了魂似的: fh13's narrowing of
 R60's H13-3)."""
-KEEPING_NOT_NOW = re.compile(r"要|想|打算|准备|得|该|会|别|莫|不|没|过|吗|么|呢|是不是|如果|要是|假如|若")
+PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
+"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
+a deed not yet done share (:data:`NOT_GONE`, :data:`KEEPING_NOT_NOW`; checks' ``_PLANNED``, ``NOT_REACHED`` and
+``NOT_YET_DONE``), each adding its own words."""
+UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
+"""Words that keep a deed from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
+:data:`NOT_GONE`, :data:`KEEPING_NOT_NOW` and checks' ``NOT_REACHED`` and ``NOT_YET_DONE``."""
+_KEEPING_NOT_NOW_ALSO = ("会", "莫", "过", "吗", "么", "呢", "是不是", "如果", "要是", "假如", "若")
+""":data:`KEEPING_NOT_NOW`'s own words beyond :data:`PLAN_WORDS` and :data:`UNDONE_WORDS`: a may be, a done-before (借给过),
+a question, a supposition."""
+KEEPING_NOT_NOW = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_KEEPING_NOT_NOW_ALSO)))
 """Words between the thing and the end of its keeping clause that make it no fact of now: a plan, a wish, a refusal,
 a done-before (借给过), a question or a supposition (:func:`_kept_away`)."""
 KEEPING_AFTER_NOT_NOW = re.compile(r"过|吗|么|呢|没有|不成|不")
@@ -461,18 +471,31 @@ KEEPING_CLAUSE_MAX = 20
 """How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
 the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
 start or end for each (fh13, stop 60, R60's H13-5)."""
-WRITTEN_FRAME = re.compile(r"写|添|记|抄|签|信|条|纸|笔|簿|本子|日志|留言|落款|署名|字|一行")
-"""Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
-then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
-said aloud is an answer)."""
-CLAUSE_END = re.compile(r"[，,；;。！？!?”\n]")
-"""Where a clause of someone's words ends (the mark found tells a question: ？)."""
-SIGN_OFF = r"顿首|手书|手启|谨上|敬上|拜上|谨启|亲笔|上|字|留|书"
-"""The words a letter or a note closes on after its writer's name (守仁顿首, 老周字): who wrote them (:func:`_writer_of`)."""
-LETTER_DATE = r"[一二三四五六七八九十廿卅〇零0-9]{1,3}月[初一二三四五六七八九十廿卅0-9]{1,3}[日号]?"
-"""A month and day after a letter's signature (姐，七月廿八。): :func:`_writer_of` reads the name before it."""
+CLAUSE_STOPS = "，,；;。！？!?"
+"""The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
+one source, the two views differing by what else ends a clause — m1, stop 61)."""
+CLAUSE_END = re.compile(f"[{CLAUSE_STOPS}”\n]")
+"""Where a clause of someone's words ends: at :data:`CLAUSE_STOPS`, their quote's close or the line's end (the mark
+found tells a question: ？)."""
 STRICT_SIGN_OFF = r"顿首|手书|谨上|敬上|拜上|谨启|亲笔"
-"""Sign-offs that only a letter closes on: read in the paragraphs after the words, the rest of the same letter."""
+"""Sign-offs that only a letter closes on (:data:`SIGN_OFF`'s own view for :func:`_writer_of`): read in the paragraphs
+after the words, the rest of the same letter."""
+SIGN_OFF = rf"{STRICT_SIGN_OFF}|手启|手字|上|字|留|书|草"
+"""The words a letter or a note closes on after its writer's name (守仁顿首, 老周字, 伯年手书): who wrote them
+(:func:`signature`)."""
+LETTER_DATE = r"[一二三四五六七八九十廿卅〇零0-9]{1,3}月[初一二三四五六七八九十廿卅0-9]{1,3}[日号]?"
+"""A month and day after a letter's signature (姐，七月廿八。): :func:`signature` reads the name before it."""
+
+
+def signature(name: str) -> re.Pattern[str]:
+    """A letter's or a note's last sentence that is a name alone (落款), ``name`` the pattern of a name (group 1): the
+    name, then maybe a :data:`SIGN_OFF` and a :data:`LETTER_DATE` (group ``off``: 守仁顿首。 老周字。 姐，七月廿八。 娘。),
+    closing the text searched. The one signature of the plugin (m1, stop 61): H13's writer of kept words
+    (:func:`_writer_of`, the book's names) and the leak check's letter writer (:data:`lw_storyrepo.checks.SIGNATURE`,
+    any one to four characters)."""
+    return re.compile(rf"(?:^|[。！？!?\s])({name})(?P<off>(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?)[。.]?\s*$")
+
+
 OTHER_PERSON = re.compile(rf"{HE_ONE}|你|您")
 """Another person than the speaker, by a pronoun (a name is read by the book's names)."""
 TAKEN_BY = re.compile(r"[^，,]{0,4}?(?:拿|偷|抢|借|用|摸|取|收|藏|弄|卖|当|戴|揣|抱|扔|砸|摔|占)")
@@ -759,8 +782,10 @@ ELAPSED = re.compile(rf"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
 (你阿爷走了快两年了; 离老周出事，整整一年了): with the dead named in the sentence, since their death."""
 MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "遗物", "遗容", "坟", "墓", "祭", "忌日", "周年", "丧",
-                  "守孝", "戴孝", "入土", "故去", "殁")
-"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝): a sentence telling of a death without its verb."""
+                  "守孝", "戴孝", "入土", "故去", "殁", "头七", "百日", "骨灰", "抚恤", "九泉", "泉下", "烧纸", "纸钱", "上香")
+"""Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝, 头七, 骨灰): a sentence telling of a death without its verb
+(:data:`OF_A_DEATH`); what the dead are waited on for (:data:`RITES`). The one table of both (m1, stop 61: FT9's and S3's
+made one)."""
 OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
 """A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
 :data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
@@ -1969,15 +1994,20 @@ NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|�
                            r"周年|忌日|祭日|生日|寿|该|要|会|得|在|说|想|的")
 """Words in an entry's clause after its name that tell an act done elsewhere, to come, or a day of the dead (R59 on D1:
 刘德海来信…, 刘德海请假回…, 赵老栓周年, 赵老栓走了整一年, 刘德海该到…了, 刘德海经手的那批货): no act done there that day."""
-WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "账", "簿", "册", "本子", "日志", "日记", "单", "表", "条", "牌", "榜",
-                       "告示", "通知", "布告", "信")
-"""Words of writing and of written pieces before a quote (在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知)."""
+WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "添", "签", "账", "簿", "册", "本子", "日志", "日记", "单", "表", "条",
+                       "纸", "笔", "牌", "榜", "告示", "通知", "布告", "信", "留言", "落款", "署名", "字", "一行")
+"""Words of writing and of written pieces before a quote (在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知, 拿钢笔添了一行,
+字条): the one table of "a written piece" frames (m1, stop 61: T9/D1's frames and H13's :data:`WRITTEN_FRAME` made one)."""
 HANDLING_FRAME_WORDS = ("念", "读", "翻", "看", "瞅", "瞧", "贴", "递", "接过", "拆开", "展开", "打开", "上面", "上头")
 """Words of reading, looking at or handing something before a quote (念一遍, 看了看, 接过): a written piece's frame only
 beside one (:data:`DOCUMENT_FRAME`); alone they frame speech as well (看了看他，说：)."""
 DOCUMENT_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + HANDLING_FRAME_WORDS))
 """Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
 a quote after words of speaking alone (说, 问, 算) is speech, its clauses no entries nor a foot (R59 on D1)."""
+WRITTEN_FRAME = re.compile(alternation(WRITING_FRAME_WORDS))
+"""Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
+then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
+said aloud is an answer)."""
 PIECE_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + ("印", "票", "据", "存根", "帖", "契")))
 """Words of the sentence bringing a quote in that name a writing or a written piece (存根上写着：; 念了一遍票根：; 收据上印着：):
 the frame :data:`DATE_FOOT` is read in — a word of looking or handing alone (看了看他，说：) frames speech too (R60 on T9)."""
@@ -3349,12 +3379,6 @@ SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在, and needed: a bare
 在 is no now (老杜在昆明有个表哥, 在昆明买的草帽, 在昆明待过三年; R54)."""
-PLAN_WORDS = ("要", "想", "打算", "准备", "明天", "明儿", "回头")
-"""Words that put a deed ahead of now, a plan or a day to come (要去, 想还, 明天还, 回头再说): the one list the readers of
-a deed not yet done share (:data:`NOT_GONE`; checks' ``_PLANNED`` and ``NOT_REACHED``), each adding its own words."""
-UNDONE_WORDS = ("本想", "该", "得", "没", "不", "别")
-"""Words that keep a going from being done, a duty, a denial or a plan dropped (该去, 没去, 别去, 本想去): shared by
-:data:`NOT_GONE` and checks' ``NOT_REACHED``, which read a going and the reaching of a place alike."""
 _NOT_GONE_ALSO = ("会", "将", "明日", "后天", "过几天", "改天", "等", "如果", "要是", "假如", "万一", "怕", "说好", "原想",
                   "差点", "险些", "以为", "当是", "只当", "好像", "也许", "可能", "或许",
                   "一起", "一道", "一同", "陪", "跟", "和", "与", "同", "带", "领")
@@ -4580,7 +4604,7 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 _CLAUSE_ENDS = "，,。！？；;：:\n"
 """The marks that end a clause: a comma, a sentence's stop, a semicolon, a colon, a line's end."""
 _CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
-"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
+"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_ENDS`' marks and at a quote's
 opening or close too (spoken words are a clause of their own)."""
 YEAR_ALONE = re.compile(r"\s*[^\W\d_]{0,4}?[\d〇零一二三四五六七八九十]{1,5}\s*年\s*$")
 """A year alone before a date, its era perhaps (光绪三年十月二十, 1986年九月十四): the date with it opens its clause."""
@@ -4599,7 +4623,7 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
         ends: list[int] | None = None  # where the text's clauses end, read once (not searched back per date)
         for m, month, day in _dates_in(text):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_END.finditer(text)]
+                ends = [e.start() for e in CLAUSE_OR_COLON_END.finditer(text)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             if start > 0 and text[start - 1] in "，," and (not text[start:m.start()].strip()
@@ -5137,7 +5161,9 @@ DAY_SETTING = re.compile(r"的?(?:那天|那日|那晚|那夜|当天|当晚|夜�
 """What may follow a day of the month that sets the time of the clauses after it (五月初五晚上，马把头在南市…; 八月二十号
 那天，…): a part of the day, then the clause's end. A day followed by its own doing (七月二十号就要交茶了，…) is a deadline
 or a plan told of it, no setting for what comes after (R58 on P6, the ftp fixers' round of stop 58)."""
-_CLAUSE_END = re.compile(r"[，,；;。！？!?：:]")
+CLAUSE_OR_COLON_END = re.compile(f"[{CLAUSE_STOPS}：:]")
+"""Where a clause of a card's or the prose's sentence ends: at :data:`CLAUSE_STOPS` or a colon (协领德克金九月里去了吉林乌拉，十月初八…;
+五月初五晚上：…) — :func:`dated_subjects`, :func:`_another_days_at`."""
 
 
 def _another_days_at(sentence: str, today: tuple[str, int | None, int, int] | None) -> list[tuple[int, int]]:
@@ -5154,7 +5180,7 @@ def _another_days_at(sentence: str, today: tuple[str, int | None, int, int] | No
         month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
         day = _cn_int(m.group("day"))
         if month is not None and day is not None and (month, day) != (today[2], today[3]):
-            end = _CLAUSE_END.search(sentence, m.end())
+            end = CLAUSE_OR_COLON_END.search(sentence, m.end())
             spans.append((m.start(), len(sentence) if DAY_SETTING.match(sentence, m.end()) or end is None else end.start()))
     return spans
 
@@ -5640,9 +5666,11 @@ copula; nor one of a time to come told not doing, or as the dead are spoken of (
 也能闭眼了: 连续性-盲评二十四, 十二's good drafts). Nor their household, kin or belongings (明天老洛家里摆席, 明儿老洛媳妇过来, 等洛桑他儿子回来,
 老洛屋里的东西: a possessor's head or a kin word, :data:`NOT_A_DOER_WORDS` for the two-character ones), a word waited for
 (等洛桑师傅一句话), nor the reduplicated wait (等老洛等了二十年: waiting for them, not them acting) (fs3, stop 60: S3-1)."""
-RITES = "头七|百日|周年|忌日|祭|坟|灵|牌位|骨灰|遗|抚恤|九泉|泉下|地下|烧纸|纸钱|上香"
+RITES = alternation((*MOURNING_WORDS, "灵", "遗", "地下"))
 """What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
-nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead)."""
+nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead). :data:`MOURNING_WORDS`
+with S3's own view: 灵, 遗 and 地下 read right after a name only (老孟灵前, 老孟遗下的; 灵活, 遗憾, 地下室 in a sentence are
+no mourning)."""
 _RITE = re.compile(f"{RITES}|{FUNERAL}")
 IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来|还等着|一直等|天天等|总说|总念叨|老念叨|总盼|"
                       r"盼着|以为|不信")
@@ -6215,7 +6243,7 @@ def _claims_own(m: re.Match[str], line: str, at: int, voices: tuple[list[Any], l
 def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
     """Who wrote the quoted words of line ``i`` closing at ``end`` (their closing quote, or the line's end) when they are
     a signed letter or note: the words close on a name of the book standing as a sentence of its own with a
-    :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (…守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
+    :data:`SIGN_OFF` or a :data:`LETTER_DATE` after it (:func:`signature`: …守仁顿首。”, …姐，七月廿八。”), or alone when the narration sets
     the words out as written (:data:`WRITTEN_FRAME`: 添了一行：“…以后就是他的。黄振江。”), or a quote of the next
     :data:`HOLDER_NEAR` paragraphs closes on a name and a letter's :data:`STRICT_SIGN_OFF` (the same letter read on:
     both paragraphs quoted words alone, :func:`_quote_alone`).
@@ -6225,8 +6253,7 @@ def _writer_of(lines: list[str], i: int, end: int, names: re.Pattern[str], alias
     # a signature closes the words: their last LOOK_BACK characters are read, not the whole of a long quote
     low = max(0, end - LOOK_BACK)
     words = line[max(line.rfind("“", low, end) + 1, low):end]
-    signed = re.compile(rf"(?:^|[。！？!?\s])({names.pattern})(?P<off>(?:{SIGN_OFF})?(?:[，,\s]*{LETTER_DATE})?)[。.]?\s*$")
-    m = signed.search(words)
+    m = signature(names.pattern).search(words)
     if m is not None and (m.group("off") or _set_out_written(line, end)):
         return aliases.get(m.group(1), m.group(1))
     if not _quote_alone(line):

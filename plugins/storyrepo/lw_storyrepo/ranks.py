@@ -433,9 +433,13 @@ days or weeks: 干了三天R, 当了两天R is a stint of that work, not a post 
 SERVE_VERBS = r"(?:当|做|干|熬|混|坐|任)了"
 """Verbs of serving in a post for a span (当了五年R, 做了两年R, 熬了三年R, 坐了十年R): the post held till now —
 not 当过 (a past) nor 当上 (a reaching, :data:`UP_WORDS`)."""
-SERVED = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?(?:一?个)?$")
+SERVED_SPAN = rf"{SERVE_VERBS}{SPAN}(?:的)?(?:一?个)?"
+"""A span served right before a rank (当了五年R, 做了两年的R, 当了这么些年的R): the one pattern of the rank
+readers of years served (m1, stop 61) — :data:`SERVED`, and :data:`YOU_FRAMES`' 你当了…."""
+SERVED = re.compile(rf"{SERVED_SPAN}$")
 """Between a person and a rank: the rank said as the span they have served in it (某某当了五年R, 某某在店里做了两年R,
-某某上山当了半年R) — the person's rank now (rk1's round, stop 60: three books of stop 59)."""
+某某上山当了半年R) — the person's rank now (rk1's round, stop 60: three books of stop 59); before it and 的 a name
+after (当了七八年R的X)."""
 SERVED_BY_ANOTHER = re.compile(r"手下|底下|身边|跟前|门下|家|的|把|被|给|替|帮|跟|随|和|同|与|让|叫|教")
 """What between a name and :data:`SERVED` makes the name another's (在老汪手下做了两年写票: 老汪 is not the one serving)."""
 SERVED_UNDER = re.compile(r"(?:跟着?|随着?|给|替|帮|和|同|与|跟随|陪着?)$")
@@ -452,14 +456,12 @@ RISEN_TO = re.compile(r"(?:是|做了?|当上|成了|升|提|升了|提了|升�
 """Right before a rung after a span served: the rung said as someone's now or reached (…做了R2, 如今是R2, 升了R2)."""
 YOU_FRAMES = (
     (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
-    (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVE_VERBS}{SPAN}(?:的)?$"), False),
+    (re.compile(rf"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?{SERVED_SPAN}$"), False),
     (DONE_TO_YOU, True),
 )
 """General attributive frames that say the listener (你) is a rank (E1, stop 51): 你一个R, 你堂堂R, 你当了这么些年的R
 (as is), 你都是R了, 你都当上R了 (the rank followed by 了). The listener is the one the quote calls (a vocative in the
 paragraph); no vocative, no finding."""
-SERVED_AS = re.compile(rf"{SERVE_VERBS}{SPAN}(?:的)?$")
-"""当了七八年R的X: a person's rank said as the years served (the name follows 的)."""
 NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?|从前的?|以前的?|早先的?|昔日的?|当年的?|"
                                 r"未来的?|将来的?|准|候补|见习|预备|想当|要当|当上)$")
 """What before a title makes it no claim of the person's rank now (代R, 前R, 老R, 从前的R: acting, former, veteran;
@@ -783,7 +785,7 @@ class RankReader:
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
             if listener:
                 return listener, "narration", rung
-        if sentence.startswith("的", r.end()) and SERVED_AS.search(sentence, max(0, r.start() - 12), r.start()):
+        if sentence.startswith("的", r.end()) and SERVED.search(sentence, max(0, r.start() - 12), r.start()):
             served = names.match(sentence, r.end() + 1)  # 当了七八年R的X
             if served:
                 return canon(served.group()), "narration", rung
