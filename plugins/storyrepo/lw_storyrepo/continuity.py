@@ -1509,7 +1509,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if looks is not None and told is not None and known is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     book_names, book_aliases = names, aliases  # the 持有 reader's own names, given back after it (below)
-    addressed = surname_addressed(world, names, text) if names is not None and canon else {}
+    addressed = {**_called_unread(world, names, text), **surname_addressed(world, names, text)} \
+        if names is not None and canon else {}
     if names is not None and addressed:  # 任叔拿起…: a surname and an address word are the one card of that surname
         names = re.compile(f"{alternation(addressed)}|{names.pattern}")
         aliases = {**aliases, **addressed}
@@ -6471,6 +6472,23 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
         known = names.match(text, m.start())
         if form in world.aliases or (known is not None and known.end() >= m.end()):
             continue  # a name the cards give (周叔平), or the form itself an alias: read as it is
+        out[form] = card
+    return out
+
+
+def _called_unread(world: World, names: re.Pattern[str], text: str) -> dict[str, str]:
+    """``{form: card}`` for each form the cards quote the point of view calling someone by (周树林叫他“任叔”, 汪砚生叫他“程师傅”:
+    :attr:`World.indirect` words of two characters or more that :attr:`World.aliases` gives a card) that ``text`` holds and
+    ``names`` does not read: the check's names pattern is the book's, and these forms are the chapter's, so without them
+    a 持有 reader saw nobody act where the point of view named the actor as the cards say it does (H14, stop 61). A form
+    of two cards, or the names pattern's own, is left as it is. Linear in the forms (a ``in`` test of the text each)."""
+    out: dict[str, str] = {}
+    for form in sorted(world.indirect, key=len, reverse=True):
+        card = world.aliases.get(form)
+        if card is None or len(form) < 2 or card not in world.cards or form not in text:
+            continue
+        if names.fullmatch(form) is not None or any(form in longer for longer in out):
+            continue
         out[form] = card
     return out
 
