@@ -6481,15 +6481,13 @@ def _called_unread(world: World, names: re.Pattern[str], text: str) -> dict[str,
     :attr:`World.indirect` words of two characters or more that :attr:`World.aliases` gives a card) that ``text`` holds and
     ``names`` does not read: the check's names pattern is the book's, and these forms are the chapter's, so without them
     a 持有 reader saw nobody act where the point of view named the actor as the cards say it does (H14, stop 61). A form
-    of two cards, or the names pattern's own, is left as it is. Linear in the forms (a ``in`` test of the text each)."""
+    the names pattern reads already is left as it is. Linear in the forms (an ``in`` test of the text each)."""
     out: dict[str, str] = {}
-    for form in sorted(world.indirect, key=len, reverse=True):
+    for form in world.indirect:
         card = world.aliases.get(form)
-        if card is None or len(form) < 2 or card not in world.cards or form not in text:
+        if card is None or len(form) < 2 or card not in world.cards or form not in text or names.fullmatch(form):
             continue
-        if names.fullmatch(form) is not None or any(form in longer for longer in out):
-            continue
-        out[form] = card
+        out[form] = card  # a form inside a longer one is left to the alternation (longest first)
     return out
 
 
