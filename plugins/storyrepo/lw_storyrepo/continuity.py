@@ -1534,7 +1534,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if looks is not None and told is not None and known is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     book_names, book_aliases = names, aliases  # the 持有 reader's own names, given back after it (below)
-    addressed = surname_addressed(world, names, text) if names is not None and canon else {}
+    addressed = {**_called_unread(world, names, text), **surname_addressed(world, names, text)} \
+        if names is not None and canon else {}
     if names is not None and addressed:  # 任叔拿起…: a surname and an address word are the one card of that surname
         names = re.compile(f"{alternation(addressed)}|{names.pattern}")
         aliases = {**aliases, **addressed}
@@ -6499,6 +6500,21 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
         if form in world.aliases or (known is not None and known.end() >= m.end()):
             continue  # a name the cards give (周叔平), or the form itself an alias: read as it is
         out[form] = card
+    return out
+
+
+def _called_unread(world: World, names: re.Pattern[str], text: str) -> dict[str, str]:
+    """``{form: card}`` for each form the cards quote the point of view calling someone by (周树林叫他“任叔”, 汪砚生叫他“程师傅”:
+    :attr:`World.indirect` words of two characters or more that :attr:`World.aliases` gives a card) that ``text`` holds and
+    ``names`` does not read: the check's names pattern is the book's, and these forms are the chapter's, so without them
+    a 持有 reader saw nobody act where the point of view named the actor as the cards say it does (H14, stop 61). A form
+    the names pattern reads already is left as it is. Linear in the forms (an ``in`` test of the text each)."""
+    out: dict[str, str] = {}
+    for form in world.indirect:
+        card = world.aliases.get(form)
+        if card is None or len(form) < 2 or card not in world.cards or form not in text or names.fullmatch(form):
+            continue
+        out[form] = card  # a form inside a longer one is left to the alternation (longest first)
     return out
 
 

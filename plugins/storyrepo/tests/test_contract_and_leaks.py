@@ -622,7 +622,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # since stop 53.
     ("连续性-盲评三十二", {"连贯": 15, "合同": 5, "泄密": 5},
      # 境界-2: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
-     [("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),  # 持有-3 (拿起那片装在…的竹口弦):
+     # 持有-1 (罗叔从怀里摸出一只布袋，倒出那只…木罗盘; 罗叔 the point of view's form for 罗金宝, quoted by his card) caught:
+     # H14's round (stop 61: the cards' address forms of the point of view are names of the 持有 readers)
+     [("连贯-状态-1.md", "状态"),  # 持有-3 (拿起那片装在…的竹口弦):
       # the thirty-sixth round (H5, stop 53: a use across a description, in a clause naming nobody)
       # 位置-2 (戴课长坐在秤房里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在东川府城…九月十四才上厂)
       # — R54: narrowed, lost again: BACK_ON fired on 九月十四再上一批新蜜, 才来信, 才到期 (a verb of return now needed,
@@ -677,7 +679,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1911 歙县 ink workshop written blind at stop 54, an evaluation set: first run 4/15, 4/5, 4/5 and 7 false alarms;
     # 5/15, 5/5 and 6 with stop 54's rounds (T3's and K2's, not tuned on it; its README); a development set since stop 55.
     ("连续性-盲评三十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-持有-3.md", "持有"),  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
+     # 持有-3 (程师傅从腰带上解下那把…铜钥匙; 程 two cards' surname, 汪砚生叫他“程师傅” on 程仲甫's card) caught: H14's round
+     # (stop 61: the cards' address forms of the point of view are names of the 持有 readers)
+     [  # 境界-1: the vocative title (stop 57: a title opening a quote, “韩把头，…”, is a claim whoever speaks)
       # 持有-2 caught by H7's round (stop 55: 「我拿…你那副…」, the owner 你 in someone's words); 境界-3, 时间-1 and
       # 时间-2 by T4's (stop 55: a title on a surname with one ranked card, an entry brought in by 写下：, 七月半)
       # 状态-1 (右手握不住东西 → 右手攥着枣木柄) caught: S1's round (stop 58: a hand that cannot hold)
@@ -692,7 +696,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarms; 3/5 and 7 with K2's round (stop 54, not tuned on it; its README); a development set since stop 55.
     ("连续性-盲评三十七", {"连贯": 15, "合同": 5, "泄密": 5},
      # 境界-1 (“…，二班，班长郝金宝，…” read out) caught: rk1's round (stop 60: a rank before a full name is the entry's claim)
-     [("连贯-持有-1.md", "持有"),  # 持有-2: H7 (stop 55)
+     # 持有-1 (任叔抹了一把汗，从怀里掏出那块…怀表; 任叔 quoted by 任德山's card for the point of view) caught: H14's round
+     # (stop 61: the cards' address forms of the point of view are names of the 持有 readers)
+     [  # 持有-2: H7 (stop 55)
       # 状态-1 (看不见东西 → 把墙上贴的班报从头到尾念了一遍) caught: S1's round (stop 58: the blind reading a written thing)
       # 状态-2, 时间-1 and 时间-3: T4 (stop 55: the dead said to have done anything lately after 还/又; 班报 entries)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),  # 位置-3 (老高昨儿后晌就搭运材车上来了): P3 (stop 56)
