@@ -1962,9 +1962,10 @@ names them to do, they did not do it (RL1, stop 61)."""
 GLUED_ROLE = r"(?P<label>[\u4e00-\u9fff]{1,4}?)"
 """A role word glued to a name at a record's clause start (司炉周长根, 夜班张三, 值班 李四): a trade, a post or a shift, any
 word of one to four characters but :data:`GLUED_NOT`'s (RL1, stop 61)."""
-GLUED_NOT = re.compile(rf"[{NOT_SUBJECT}了着过到见起是在有说讲问喊想看瞅瞧望等]$|^[{NOT_SUBJECT}见看想]")
+GLUED_NOT = re.compile(rf"[{NOT_SUBJECT}了着过到见起是在有说讲问喊想看瞅瞧望等]$|^[{NOT_SUBJECT}想念悼怀葬埋顶代找寻探访]|"
+                       rf"{alternation(MOURNING_WORDS)}")
 """What makes the word before a name no role but a verb or a preposition acting on the name (交给周某, 轮到周某, 看见周某,
-跟周某): the name is no one's post there."""
+跟周某, 顶替周某, 悼念周某) or a rite for the dead (祭奠周某, 周年): the name is no one's post there."""
 SHIFTS = ("夜班", "早班", "中班", "白班", "晚班", "大夜", "小夜", "前半夜", "后半夜", "夜里", "上午", "下午", "早上", "晚上",
           "夜", "早", "晚")
 """The shifts a record's day may be followed by (初六夜班, 十二日早班): what makes a bare day a record's head."""
