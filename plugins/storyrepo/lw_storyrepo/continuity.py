@@ -1924,7 +1924,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if pov_place:
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
-    if names is not None and now and ("月" in text or any(w in text for w in TODAY_DOCUMENT)):
+    if names is not None and now and ("月" in text or "“" in text or any(w in text for w in TODAY_DOCUMENT)):
         # a document dated today, by its date or a word (今朝高柜：…): who it says acted (D1, stop 59; P3, stop 60)
         at_place = (next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None)
                     or str(world.cards.get(pov, {}).get("位置") or "") or None) if pov else None
@@ -1977,6 +1977,29 @@ names all the field holds (葛福林; 蒋朝奉、钱朝奉) up to the field's e
 LETTER_FRAME = re.compile(r"信|电报|来电|寄来|捎来|带来的条")
 """Words before a quoted piece that make it a letter or a wire from elsewhere (拆开哥的信：“…”): its labels are no posts of
 here."""
+POST_BAR = re.compile(r"不能|不许|不准|不得|不可|无法|没法|(?<=[\u4e00-\u9fff])(?:不了|不得)")
+"""Words of a card barring its holder an act (不能接电话, 上不了观测场, 不能缫丝、索绪、写字): a post whose act the rest of
+that clause names (a list after the bar word included) is one they cannot hold (RL1, stop 61: :func:`_barred_post`)."""
+POST_HOLDER = re.compile(rf"(?:{DUTY_HOLDER})$")
+"""What ends a post's label after its act (接电话人, 记录员): dropped to read the act itself."""
+NO_POST_STATES = ABED + CONFINED
+"""States that keep someone from every post of a workplace (卧床, 重伤, 在押, 住院, 闭关): whatever a document of the day
+names them to do, they did not do it (RL1, stop 61)."""
+GLUED_ROLE = r"(?P<label>[\u4e00-\u9fff]{1,4}?)"
+"""A role word glued to a name at a record's clause start (司炉周长根, 夜班张三, 值班 李四): a trade, a post or a shift, any
+word of one to four characters but :data:`GLUED_NOT`'s (RL1, stop 61)."""
+GLUED_NOT = re.compile(rf"[{NOT_SUBJECT}了着过到见起是在有说讲问喊想看瞅瞧望等]$|^[{NOT_SUBJECT}想念悼怀葬埋顶代找寻探访]|"
+                       rf"{alternation(MOURNING_WORDS)}")
+"""What makes the word before a name no role but a verb or a preposition acting on the name (交给周某, 轮到周某, 看见周某,
+跟周某, 顶替周某, 悼念周某) or a rite for the dead (祭奠周某, 周年): the name is no one's post there."""
+SHIFTS = ("夜班", "早班", "中班", "白班", "晚班", "大夜", "小夜", "前半夜", "后半夜", "夜里", "上午", "下午", "早上", "晚上",
+          "夜", "早", "晚")
+"""The shifts a record's day may be followed by (初六夜班, 十二日早班): what makes a bare day a record's head."""
+BARE_DAY = re.compile(r"\s*(?P<day>初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|"
+                      r"(?:[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九]|[12]?\d|3[01])[日号])"
+                      rf"(?=[，,、\s]|(?:{alternation(SHIFTS)}))")
+"""A record's head that is a day without its month (初六夜班，…; 十二日，…): a day of the in-book month, read no later than
+the in-book day (RL1, stop 61) — never a number before a noun (三号汽铲)."""
 SIGNED_AFTER = ("经手", "亲书", "亲笔书", "签发", "签收", "验收", "监收", "当值", "值班", "值夜", "带班", "押运")
 """A name's own act written after it at a document's foot (…，邓某经手。; 某某亲书于…): done where and when it was made.
 A letter's or a petition's close (拜上, 顿首, 手书, 具) is not one: a letter is written far away by its nature."""
@@ -2081,9 +2104,25 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
         told_era, (told_year, _m, _d) = read
         return told_year is None or (told_year == year and (not told_era or not era or told_era == era))
 
+    def after_death(who: str, told: str) -> bool:
+        """Whether a record's date ``told`` (a bare day read in the in-book month) falls after ``who``'s death as their
+        card dates it (:func:`dates_of_death`) and no later than the in-book day (RL1, stop 61)."""
+        read = book_time(told if "月" in told else f"{month}月{told}")
+        if read is None or who not in world.died or read[1][1] is None or read[1][2] is None:
+            return False
+        told_era, (told_year, on_month, on_day) = read
+        if (told_year is not None and told_year != year) or (told_era and era and told_era != era) \
+                or (on_month, on_day) > (month, day):
+            return False
+        d_era, d_year, d_month = world.died[who]
+        if (d_era and era and d_era != era) or year is None:
+            return False
+        return d_year < year or (d_year == year and (d_month, world.died_day.get(who, 31)) < (on_month, on_day))
+
     name_re = names.pattern
-    duty = re.compile(rf"(?:{alternation(DUTY)})(?:{DUTY_HOLDER})?[：:]\s*(?P<list>[^；;。！？!?\n“”「」]{{1,40}})")
-    signed = re.compile(rf"(?P<who>{name_re})(?:{alternation(SIGNED_AFTER)})(?=\s*(?:$|[。.；;！!]|于|[，,]\s*{_DATE}))")
+    duty = re.compile(rf"(?P<label>(?:{alternation(DUTY)})(?:{DUTY_HOLDER})?)[：:]\s*(?P<list>[^；;。！？!?\n“”「」]{{1,40}})")
+    signed = re.compile(rf"(?P<who>{name_re})(?P<label>{alternation(SIGNED_AFTER)})(?=\s*(?:$|[。.；;！!]|于|[，,]\s*{_DATE}))")
+    glued = re.compile(rf"(?:^|(?<=[：:，,；;。]))\s*{GLUED_ROLE}\s?(?P<who>{name_re})(?=\s*(?:$|[，,；;。、]))")
     entry = re.compile(rf"(?:^|(?<=[：:，,；;。]))\s*(?P<who>{name_re})(?![{NOT_AN_ACT}])(?=[\u4e00-\u9fff])")
     role = re.compile(rf"(?:^|(?<=[\s，,；;。：:]))(?:{'|'.join(TODAY_DOCUMENT)})?{ROLE_LABEL}"
                       rf"(?P<list>(?:{name_re})(?:\s*[、和及与/／]\s*(?:{name_re}))*)(?=\s*(?:$|[；;。.，,（(]))")
@@ -2101,7 +2140,7 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
             continue
         for q in _QUOTED_WORDS.finditer(line):
             before = _before_quote(lines, i, q.start())
-            if "月" in q.group():
+            if "月" in q.group() or BARE_DAY.match(q.group()[1:]):
                 units.append(([(i, q.start() + 1, q.group()[1:])], True))
             elif TODAY_FORM.match(q.group()[1:]) or TODAY_FRAME.search(before):
                 undated.add((i, q.start() + 1))
@@ -2120,29 +2159,38 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
         dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
         if pieces[0][:2] in undated:  # dated today by a word: a date read at its start
             dated = (0, 0, next(w for w in TODAY_DOCUMENT if w in (pieces[0][2] + _before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1)))))
-        opens_dated = quoted and DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None and (
+        bare = BARE_DAY.match(pieces[0][2]) if quoted and not DOCUMENT_DATE.match(pieces[0][2].lstrip()) else None
+        opens_dated = quoted and (DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None or bare is not None) and (
             DOCUMENT_FRAME.search(_before_quote(lines, pieces[0][0], pieces[0][1] - 1)) is not None
             or len(list(DOCUMENT_DATE.finditer(pieces[0][2]))) > 1)
         for k, (i, col, text) in enumerate(pieces):
             dates = [(m.start(), m.group()) for m in DOCUMENT_DATE.finditer(text)
                      if not OTHER_YEAR.search(text, max(0, m.start() - 3), m.start())]
+            if k == 0 and bare is not None:
+                dates.insert(0, (bare.start("day"), bare.group("day")))
             if not dates and dated is None:
                 continue
-            acts = [(m.start("list") + n.start(), n.group()) for m in duty.finditer(text) for n in names.finditer(m.group("list"))]
+            # (where, who, the post's label: "" for an act that names no post)
+            acts = [(m.start("list") + n.start(), n.group(), m.group("label"))
+                    for m in duty.finditer(text) for n in names.finditer(m.group("list"))]
             if (pieces[0][0], pieces[0][1]) not in from_afar:  # an open label of a post (发料人：葛福林), not a letter's
-                acts += [(m.start("list") + n.start(), n.group()) for m in role.finditer(text)
+                acts += [(m.start("list") + n.start(), n.group(), m.group("label")) for m in role.finditer(text)
                          if not ROLE_LABEL_NOT.search(m.group("label")) and not names.fullmatch(m.group("label"))
                          for n in names.finditer(m.group("list"))]
             if quoted or len(pieces) > 1:  # a form laid out line by line, or quoted: not a sentence of narration
-                acts += [(m.start(), m.group("who")) for m in signed.finditer(text)]
+                acts += [(m.start(), m.group("who"), m.group("label")) for m in signed.finditer(text)]
             if opens_dated:
-                acts += [(m.start("who"), m.group("who")) for m in entry.finditer(text)
+                acts += [(m.start("who"), m.group("who"), "") for m in entry.finditer(text)
                          if not NOT_DONE_HERE.search(re.split(r"[，,。；;！？!?]", text[m.end("who"):], maxsplit=1)[0])]
+                # a role glued to a name in a record (初六夜班，司炉周长根，…): RL1, stop 61
+                acts += [(m.start("who"), m.group("who"), m.group("label")) for m in glued.finditer(text)
+                         if not GLUED_NOT.search(m.group("label")) and not ROLE_LABEL_NOT.search(m.group("label"))
+                         and not names.search(m.group("label"))]
             starts = [s for s, _d in dates]
-            for at, said in sorted(acts):
+            for at, said, label in sorted(acts):
                 on = bisect.bisect_left(starts, at)  # the last date before the act, looked up (not scanned at each act)
                 date = (k, *dates[on - 1]) if on else dated
-                if date is None or not (date[2] in TODAY_DOCUMENT or is_today(date[2])):
+                if date is None:
                     continue
                 who = world.aliases.get(said, said)
                 card = world.cards.get(who)
@@ -2150,16 +2198,27 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                     continue
                 state = str(card.get("状态") or "")
                 dead = state.startswith(DEAD) and who not in revived
-                if (who, dead) in told or not (dead or (pov and pov_place and who in far and who not in present)):
+                if not (date[2] in TODAY_DOCUMENT or is_today(date[2])
+                        or (dead and label and after_death(who, date[2]))):  # a post of a day since the death
                     continue
-                told.add((who, dead))  # one finding a person and field: the excerpt is read for it alone
+                barred = "" if dead or not label or who in revived else _barred_post(world, who, state, label)
+                if (who, dead or bool(barred)) in told \
+                        or not (dead or barred or (pov and pov_place and who in far and who not in present)):
+                    continue
+                told.add((who, dead or bool(barred)))  # one finding a person and field: the excerpt is read for it alone
                 start = date[1] if date[0] == k else 0
                 if at + len(said) - start > DOCUMENT_EXCERPT:
                     start = max(text.rfind(c, max(0, at - DOCUMENT_EXCERPT), at) for c in "，,。；;：:") + 1
                 excerpt = text[start:].strip()[:60]
                 if dead:
-                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），本章当天（{date[2]}）的文书却记着"
-                                       f"{who}在做事（「{said}」）；是旧账、抄件或别的日子就在正文写明", first_line + i,
+                    day_of = "本章当天" if date[2] in TODAY_DOCUMENT or is_today(date[2]) else f"{who}死后"
+                    did = f"当「{label}」" if label else f"在做事（「{said}」）"
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），{day_of}（{date[2]}）的文书却记着"
+                                       f"{who}{did}；是旧账、抄件或别的日子就在正文写明", first_line + i,
+                                       col + at + 1, excerpt, Subject("状态", who)))
+                elif barred:
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态：{barred}），本章当天（{date[2]}）的文书"
+                                       f"却记着{who}当「{label}」；是旧账、抄件或别的日子就在正文写明", first_line + i,
                                        col + at + 1, excerpt, Subject("状态", who)))
                 else:
                     out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov or '', pov_place or '')}，本章当天（{date[2]}）的文书"
@@ -2168,6 +2227,24 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
             if dates:
                 dated = (k, *dates[-1])
     return out
+
+
+def _barred_post(world: World, who: str, state: str, label: str) -> str:
+    """What keeps ``who`` from the post ``label`` a document of the day names them to (RL1, stop 61), as the finding
+    says it: a state that keeps them from every post (:data:`NO_POST_STATES`: 卧床, 在押, 住院), or a clause of their card
+    barring the post's act (:data:`POST_BAR`: 不能接电话 against 接电话人; 上不了观测场 against 观测) — the label's act, its
+    holder's word (:data:`POST_HOLDER`) and a word of today dropped, of two characters or more, in the rest of the clause
+    after the bar word. ``""`` when nothing does."""
+    if state.startswith(NO_POST_STATES):
+        return state
+    act = POST_HOLDER.sub("", re.sub(rf"^(?:{'|'.join(TODAY_DOCUMENT)})", "", label))
+    if len(act) < 2:
+        return ""
+    for clause in re.split(r"[，,。；;：:\n]", world.texts.get(who, "")):
+        bar = POST_BAR.search(clause)
+        if bar is not None and act in clause[bar.start():]:
+            return clause[bar.start():].strip()
+    return ""
 
 
 _DATE = DOCUMENT_DATE.pattern
