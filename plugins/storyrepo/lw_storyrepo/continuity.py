@@ -4757,23 +4757,22 @@ PEOPLE_SENT = ("人", "人们", "同志", "同志们", "干部", "领导", "代�
 SENT_FROM = re.compile(r"(?:派来|派下来|下来|来|那边|那头|这边)?的?$")
 """What may stand between a body and the word of its people (局里派来的人, 公社那边的干部, 矿务局的人)."""
 DESCRIBED_GAP = 8
-"""The most characters a dated event's words may put between the comer it names by a body or a surname and the coming
-(矿务局安全检查组下来: a party of the body; 朱少卿回: a given name after the surname)."""
+"""The most characters a dated event's words may put before the coming of a comer it names by a body or a surname
+(矿务局安全检查组下来: a party of the body; 坐船回: the way they come)."""
 _GIVEN_NAME = r"[\u4e00-\u9fff]{1,2}"
 
 
 def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
-    """How a dated event's words name a comer the draft names by description, not by a card's name or alias: the people
-    of a body (:data:`PEOPLE_SENT` after the body, two characters or more: 矿务局的人 is 矿务局 — its 安全检查组 too), or a
-    surname with an address or title of :data:`SURNAME_ADDRESS` (朱先生, 黄老板, 陈师傅; a place or other words before it
-    left out: 上海朱先生) as a name of that surname — a card's name when exactly one card has it, else any name of it the
-    event's words give (朱少卿). The pattern ends at the coming (:data:`COMING_ACT`) within :data:`DESCRIBED_GAP`
-    characters of the comer, with no clause's end between; None when ``who`` is no such description (T10, stop 61)."""
-    gap = rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})"
+    """How a dated event names a comer the draft names by description, not by a card's name or alias: the people of a
+    body (:data:`PEOPLE_SENT` after the body, two characters or more: 矿务局的人 is 矿务局 — its 安全检查组 too), or a
+    surname with an address or title of :data:`SURNAME_ADDRESS` (朱先生, 黄老板, 陈师傅), nothing, a place of the book or
+    words ending in 的 before it (上海朱先生, 丝号的朱先生), as a name of that surname — a card's name when exactly one card
+    has it, else any name of it (朱少卿). None when ``who`` is no such description (T10, stop 61); what the event must say
+    of them is :func:`_described_comes`'."""
     for word in sorted(PEOPLE_SENT, key=len, reverse=True):
         if who.endswith(word):
             body = SENT_FROM.sub("", who[:-len(word)])
-            return re.compile(re.escape(body) + gap) if len(body) >= 2 and body != who[:-len(word)] else None
+            return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
     title = next((t for t in sorted(SURNAME_ADDRESS, key=len, reverse=True) if who.endswith(t) and len(who) > len(t)), None)
     if title is None:
         return None
@@ -4783,9 +4782,20 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
     if not surname or before and not before.endswith("的") and before not in world.places:
         return None  # 朱先生, 上海朱先生, 丝号的朱先生: the surname opens the words or follows a place or a 的
     owners = {world.aliases.get(n, n) for n in world.cards if n.startswith(surname)}
-    if len(owners) == 1:
-        return re.compile(re.escape(next(iter(owners))) + gap)
-    return re.compile(re.escape(surname) + _GIVEN_NAME + rf"(?:{COMING_ACT.pattern})")
+    return re.compile(re.escape(next(iter(owners))) if len(owners) == 1 else re.escape(surname) + _GIVEN_NAME)
+
+
+COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})")
+"""A coming (:data:`COMING_ACT`) within :data:`DESCRIBED_GAP` characters, no clause's end between (安全检查组下来, 坐船回)."""
+
+
+def _described_comes(comer: re.Pattern[str], said: str, what: str) -> bool:
+    """Whether a dated event tells the ``comer`` of :func:`_described_comer` coming: named in its words with a coming
+    right after (:data:`COMING_WITHIN`: 矿务局安全检查组下来盘炸药库, 陪丝号的朱少卿回厂), or named in what it is said of with
+    its words opening on one (黄守义在上海办货，十月十八日坐船回县里)."""
+    named = comer.search(what)
+    return named is not None and COMING_WITHIN.match(what, named.end()) is not None or \
+        comer.search(said) is not None and COMING_WITHIN.match(what) is not None
 
 
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
@@ -4806,7 +4816,7 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
             found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
         if not found and (described := _described_comer(world, who)) is not None:  # 矿务局的人, 上海朱先生 (T10)
-            found = {(what, on) for _said, what, on in world.dated_by if described.search(what)}
+            found = {(what, on) for said, what, on in world.dated_by if _described_comes(described, said, what)}
         if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
             return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
