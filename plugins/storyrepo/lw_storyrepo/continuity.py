@@ -4766,9 +4766,10 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
     """How a dated event names a comer the draft names by description, not by a card's name or alias: the people of a
     body (:data:`PEOPLE_SENT` after the body, two characters or more: 矿务局的人 is 矿务局 — its 安全检查组 too), or a
     surname with an address or title of :data:`SURNAME_ADDRESS` (朱先生, 黄老板, 陈师傅), nothing, a place of the book or
-    words ending in 的 before it (上海朱先生, 丝号的朱先生), as a name of that surname — a card's name when exactly one card
-    has it, else any name of it (朱少卿). None when ``who`` is no such description (T10, stop 61); what the event must say
-    of them is :func:`_described_comes`'."""
+    words ending in 的 before it (上海朱先生, 丝号的朱先生), as a name of that surname — the one person of the book (a card
+    or the roster: :attr:`World.aliases`) whose name opens with it, else, when the book knows none, any name of it the
+    event gives (黄守义). None when ``who`` is no such description or two people share the surname (T10, stop 61); what
+    the event must say of them is :func:`_described_comes`'."""
     for word in sorted(PEOPLE_SENT, key=len, reverse=True):
         if who.endswith(word):
             body = SENT_FROM.sub("", who[:-len(word)])
@@ -4781,8 +4782,10 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
     before = head[:-len(surname)] if surname else head
     if not surname or before and not before.endswith("的") and before not in world.places:
         return None  # 朱先生, 上海朱先生, 丝号的朱先生: the surname opens the words or follows a place or a 的
-    owners = {world.aliases.get(n, n) for n in world.cards if n.startswith(surname)}
-    return re.compile(re.escape(next(iter(owners))) if len(owners) == 1 else re.escape(surname) + _GIVEN_NAME)
+    owners = {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n.startswith(surname) and len(n) > len(surname)}
+    if len(owners) > 1:  # two people of the book share the surname: which one comes, no check can say
+        return None
+    return re.compile(re.escape(next(iter(owners))) if owners else re.escape(surname) + _GIVEN_NAME)
 
 
 COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})")

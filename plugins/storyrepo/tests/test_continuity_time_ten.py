@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.continuity import DAYS_PASSED, MONTHS_AS_DAYS
+from lw_storyrepo.continuity import DAYS_PASSED, MONTHS_AS_DAYS, World, _described_comer
 
 import continuity_helpers
 
@@ -98,3 +98,16 @@ def test_a_month_said_loosely_is_read_as_days() -> None:
     m = DAYS_PASSED.search("走了两个多月")
     assert m is not None and (m.group("m"), m.group("m_more")) == ("两", "多")
     assert DAYS_PASSED.search("走了两个月的路") is None
+
+
+def test_a_titled_surname_two_people_share_names_no_one() -> None:
+    cards = {"黄守义": {"姓名": "黄守义", "状态": "在世"}, "黄德明": {"姓名": "黄德明", "状态": "在世"},
+             "柯满": {"姓名": "柯满", "状态": "在世"}}
+    world = World(cards, {n: n for n in cards}, {"罐头厂", "上海"})
+    assert _described_comer(world, "黄先生") is None
+    one = World({"黄守义": cards["黄守义"]}, {"黄守义": "黄守义", "黄老板": "黄守义"}, {"罐头厂", "上海"})
+    for who in ("黄先生", "上海黄先生", "永丰号的黄先生"):
+        found = _described_comer(one, who)
+        assert found is not None and found.pattern == "黄守义"
+    # words before the surname that are neither a place of the book nor end in 的: no description read
+    assert _described_comer(one, "省城黄先生") is None and _described_comer(one, "那位黄先生") is None
