@@ -4754,7 +4754,7 @@ PEOPLE_SENT = ("人", "人们", "同志", "同志们", "干部", "领导", "代�
                "干事", "工作人员")
 """Words that name whoever a body sends (矿务局的人, 县上的干部, 府里的差人, 公司来人): the comer is the body named before them
 (:func:`_described_comer`; T10, stop 61)."""
-SENT_FROM = re.compile(r"(?:派来|派下来|下来|来|那边|那头|这边)?的?$")
+PEOPLE_SENT_FROM = re.compile(r"(?:派来|派下来|下来|来|那边|那头|这边)?的?$")
 """What may stand between a body and the word of its people (局里派来的人, 公社那边的干部, 矿务局的人)."""
 DESCRIBED_GAP = 8
 """The most characters a dated event's words may put before the coming of a comer it names by a body or a surname
@@ -4772,7 +4772,7 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
     the event must say of them is :func:`_described_comes`'."""
     for word in sorted(PEOPLE_SENT, key=len, reverse=True):
         if who.endswith(word):
-            body = SENT_FROM.sub("", who[:-len(word)])
+            body = PEOPLE_SENT_FROM.sub("", who[:-len(word)])
             return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
     title = next((t for t in sorted(SURNAME_ADDRESS, key=len, reverse=True) if who.endswith(t) and len(who) > len(t)), None)
     if title is None:
