@@ -883,7 +883,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评四十八", {"连贯": 15, "合同": 5, "泄密": 5},
      [('连贯-境界-1.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-状态-2.md', '状态'),
       ('连贯-状态-3.md', '状态'), ('连贯-位置-1.md', '位置'), ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'),
-      ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'), ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口'),
+      # 时间-2 (上海朱先生明朝就到) and 时间-3 (阿爹出事才半个月) caught: T10's round (stop 61: a comer named by a titled
+      # surname, a place of the book before it, is the one person of the book of that surname; months since a dated death
+      # counted as days)
+      ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口'),
       ('泄密-4.md', '周永福')],
      1),
     # a 1953 阜新 open-pit coal mine's steam-shovel team written blind at stop 60, an evaluation set: first run 4/15, 3/5,
@@ -891,7 +894,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # README); a development set since stop 61.
     ("连续性-盲评四十九", {"连贯": 15, "合同": 5, "泄密": 5},
      [('连贯-位置-1.md', '位置'), ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-境界-1.md', '境界'),
-      ('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'), ('连贯-时间-2.md', '书内时间'),
+      # 时间-2 (矿务局的人后天就来盘炸药库了) caught: T10's round (stop 61: a body's people are the body, its party's dated
+      # coming theirs)
+      ('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
       ('连贯-状态-2.md', '状态'), ('连贯-状态-3.md', '状态'), ('合同-3.md', '五道岭'), ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
      1),
 ])
