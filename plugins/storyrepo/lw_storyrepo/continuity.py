@@ -793,11 +793,20 @@ counts from another event the sentence names (带我进厂，一晃就十年了;
 sentence (一晃三年多了，老王那只搪瓷缸子还摆在窗台上) names no other event: it is since the death."""
 _COUNT_LEAD = "，,、；; 　“”「」"
 """What may stand before a count that opens its sentence: marks and quotes, no event."""
+MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30}
+"""Spans of a month or half told without a count of days (才半个月, 个把月, 月余), as days: :data:`DAYS_PASSED` reads them
+as a count said roughly (:data:`MONTH_SLACK`)."""
+MONTH_SLACK = 0.5
+"""How far a span said in months may be off the days passed, as a share of it (半个月 is eight to twenty-two days, 两个月
+thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61)."""
 DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
                          rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
-                         r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
-"""Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天): with the dead
-named right before the verb, since the day their card dates the death; not a journey of days (走了十天的山路)."""
+                         r"(?:(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)"
+                         rf"|(?P<months>{alternation(MONTHS_AS_DAYS)})|(?P<m>[一两二三四五六七八九十]{{1,2}})个(?P<m_more>多)?月)"
+                         r"(?![的子路程头里])")
+"""Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天), or months (出事才半个月,
+走了两个多月: :data:`MONTHS_AS_DAYS`, a month thirty days; T10, stop 61): with the dead named right before the verb, since
+the day their card dates the death; not a journey of days (走了十天的山路)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -4586,10 +4595,14 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
             years = (year - d_year) if year is not None else 0
             passed = years * (360 if lunar else 365) + _day_of_year(month, day, lunar) \
                 - _day_of_year(d_month, world.died_day[dead], lunar)
-            said = _cn_int(m.group("n"))
+            said = _cn_int(m.group("n")) if m.group("n") else MONTHS_AS_DAYS.get(m.group("months") or "") or \
+                30 * (_cn_int(m.group("m")) or 0) or None
             if said is None or passed < 0:
                 continue
-            if m.group("more"):
+            if not m.group("n"):  # months, said loosely: 半个月, 两个月, 两个多月 (T10, stop 61)
+                fits = (said <= passed <= said * 1.5 + 15) if m.group("m_more") else \
+                    said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
+            elif m.group("more"):
                 fits = said <= passed <= said * 1.5 + 5
             elif m.group("nearly"):
                 fits = said * 2 / 3 - 1 <= passed <= said
@@ -4839,6 +4852,57 @@ def _owned_by_another(what: str, who: str) -> bool:
     return bool(owner) and noun[:COMER_LEAST] in what and _comer_at(what, who) is None
 
 
+PEOPLE_SENT = ("人", "人们", "同志", "同志们", "干部", "领导", "代表", "差人", "差官", "官差", "公差", "委员", "专员", "大员",
+               "干事", "工作人员")
+"""Words that name whoever a body sends (矿务局的人, 县上的干部, 府里的差人, 公司来人): the comer is the body named before them
+(:func:`_described_comer`; T10, stop 61)."""
+PEOPLE_SENT_FROM = re.compile(r"(?:派来|派下来|下来|来|那边|那头|这边)?的?$")
+"""What may stand between a body and the word of its people (局里派来的人, 公社那边的干部, 矿务局的人)."""
+DESCRIBED_GAP = 8
+"""The most characters a dated event's words may put before the coming of a comer it names by a body or a surname
+(矿务局安全检查组下来: a party of the body; 坐船回: the way they come)."""
+_GIVEN_NAME = r"[\u4e00-\u9fff]{1,2}"
+
+
+def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
+    """How a dated event names a comer the draft names by description, not by a card's name or alias: the people of a
+    body (:data:`PEOPLE_SENT` after the body, two characters or more: 矿务局的人 is 矿务局 — its 安全检查组 too), or a
+    surname with an address or title of :data:`SURNAME_ADDRESS` (朱先生, 黄老板, 陈师傅), nothing, a place of the book or
+    words ending in 的 before it (上海朱先生, 丝号的朱先生), as a name of that surname — the one person of the book (a card
+    or the roster: :attr:`World.aliases`) whose name opens with it, else, when the book knows none, any name of it the
+    event gives (黄守义). None when ``who`` is no such description or two people share the surname (T10, stop 61); what
+    the event must say of them is :func:`_described_comes`'."""
+    for word in sorted(PEOPLE_SENT, key=len, reverse=True):
+        if who.endswith(word):
+            body = PEOPLE_SENT_FROM.sub("", who[:-len(word)])
+            return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
+    title = next((t for t in sorted(SURNAME_ADDRESS, key=len, reverse=True) if who.endswith(t) and len(who) > len(t)), None)
+    if title is None:
+        return None
+    head = who[:-len(title)]
+    surname = next((s for s in (head[-2:], head[-1:]) if len(s) and surname_of(s + "某") == s), "")
+    before = head[:-len(surname)] if surname else head
+    if not surname or before and not before.endswith("的") and before not in world.places:
+        return None  # 朱先生, 上海朱先生, 丝号的朱先生: the surname opens the words or follows a place or a 的
+    owners = {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n.startswith(surname) and len(n) > len(surname)}
+    if len(owners) > 1:  # two people of the book share the surname: which one comes, no check can say
+        return None
+    return re.compile(re.escape(next(iter(owners))) if owners else re.escape(surname) + _GIVEN_NAME)
+
+
+COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})")
+"""A coming (:data:`COMING_ACT`) within :data:`DESCRIBED_GAP` characters, no clause's end between (安全检查组下来, 坐船回)."""
+
+
+def _described_comes(comer: re.Pattern[str], said: str, what: str) -> bool:
+    """Whether a dated event tells the ``comer`` of :func:`_described_comer` coming: named in its words with a coming
+    right after (:data:`COMING_WITHIN`: 矿务局安全检查组下来盘炸药库, 陪丝号的朱少卿回厂), or named in what it is said of with
+    its words opening on one (黄守义在上海办货，十月十八日坐船回县里)."""
+    named = comer.search(what)
+    return named is not None and COMING_WITHIN.match(what, named.end()) is not None or \
+        comer.search(said) is not None and COMING_WITHIN.match(what) is not None
+
+
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
@@ -4856,6 +4920,8 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
         found = {(what, on) for _said, what, on in world.dated_by if _comes_in(what, who)}
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
             found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
+        if not found and (described := _described_comer(world, who)) is not None:  # 矿务局的人, 上海朱先生 (T10)
+            found = {(what, on) for said, what, on in world.dated_by if _described_comes(described, said, what)}
         if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
             return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
