@@ -3604,6 +3604,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
                                 world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
+    walked_in = re.compile(WALKED_IN.replace("WHO", forms))
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
@@ -3655,6 +3656,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                  if not UNSEEN_BEFORE.search(_CLAUSE_START.split(narration[max(0, m.start() - UNSEEN_SPAN):m.start()])
                                              [-1])]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        hits += [(m.start(), m.group(1)) for m in walked_in.finditer(narration)  # 从车间那头踱过来: walking in from here
+                 if _place_of_here(world, m.group("at"), pov_place)]
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
@@ -3715,8 +3718,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             while k < len(named) and named[k][0] <= start:
                 named_before[named[k][1]] = None
                 k += 1
-            if start > 0 and narration[start - 1] in NOT_SUBJECT:
-                continue
+            if start > 0 and narration[start - 1] in NOT_SUBJECT and not (
+                    narration[start - 1] == "的" and DESCRIBED_LEAD.match(narration, max(map(lambda c: narration.rfind(c, 0, start), "，,；;。！？!?：:")) + 1, start)):
+                continue  # 对钱经理点头: an object; 戴眼镜的钱经理背着手…: described, the one acting
             who: str | None = world.aliases.get(said) or one.get(said)
             if said in HE:
                 here = list(named_before)
@@ -3746,6 +3750,34 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                narration[clause:].strip()[:60], Subject("位置", who, pov_place) if who in gone else None))
         previous = narration
     return out
+
+
+WALKED_IN = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
+             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
+             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
+"""Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
+拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
+coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
+从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
+A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
+"""A place of :data:`WALKED_IN` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
+DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹]着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
+"""A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
+stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT)."""
+
+
+def _place_of_here(world: World, at: str, here: str) -> bool:
+    """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN`), is one of here — the
+    one positive test of both (RP1, stop 61): a known place it names first, or a locative or a kind of place within a
+    few words (:data:`REPORTED_PLACE`), not their own home or yonder (:data:`REPORTED_AWAY`), no place a body stands in
+    (:data:`SIGHTED_NOWHERE`), no bearing alone (:data:`A_BEARING`), and every known place in it ``here`` or related to it."""
+    if REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
+        return False
+    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
+        return False  # 在忙着考试: the progressive, no place
+    if A_BEARING.match(re.sub(r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|边|面|头)$", "", at)):
+        return False
+    return all(_related(world, p, here) for p in occurring(world.places, at))
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
@@ -3809,16 +3841,9 @@ def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
 
 def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
-    (:func:`_said_elsewhere`): nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not
-    their own nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in
-    the clause that is not ``here`` (the point of view's) nor in it; a place it must name, known or by a locative
-    (:data:`REPORTED_PLACE`)."""
-    at = m.group("at")
-    if NOT_CAME.search(m.group("gap")) or REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
-        return False
-    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
-        return False  # 在忙着考试: the progressive, no place
-    return all(_related(world, p, here) for p in occurring(world.places, at))
+    (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
+    place of here (:func:`_place_of_here`)."""
+    return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, m.group("at"), here)
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:
