@@ -3279,8 +3279,11 @@ REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|�
                            r"半道|途中|梦|省城|省里|县城|县里|城里|市里|京城|京里|外省)")
 """Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
 kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
-REPORTED_OTHER_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|明天|明儿|明日|明朝|后天")
-"""Another day than today in a report's sentence (昨天晌午你姐在队部门口找你): not a report of today."""
+REPORTED_PAST_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日")
+"""A day before today anywhere in a report's sentence (昨天晌午你姐在队部门口找你; …等你，那是昨天的事): not a report of today."""
+REPORTED_NEXT_DAY = re.compile(r"明天|明儿|明日|明朝|后天")
+"""A day after today in a report's sentence: before the report's end it makes it none of today (明天晌午你姐在队部门口找你);
+after it, it is a plan told after the fact (你哥晌午上食堂找你来着，…，说明儿再来: RP1, stop 61)."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -3604,7 +3607,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
                                 world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
-    walked_in = re.compile(WALKED_IN.replace("WHO", forms))
+    walked_in = re.compile(WALKED_IN_FROM.replace("WHO", forms))
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
@@ -3752,7 +3755,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     return out
 
 
-WALKED_IN = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
+WALKED_IN_FROM = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
              r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
              r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
@@ -3760,14 +3763,14 @@ WALKED_IN = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<
 coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
 从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
-"""A place of :data:`WALKED_IN` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
+"""A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹]着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
 stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT)."""
 
 
 def _place_of_here(world: World, at: str, here: str) -> bool:
-    """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN`), is one of here — the
+    """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN_FROM`), is one of here — the
     one positive test of both (RP1, stop 61): a known place it names first, or a locative or a kind of place within a
     few words (:data:`REPORTED_PLACE`), not their own home or yonder (:data:`REPORTED_AWAY`), no place a body stands in
     (:data:`SIGHTED_NOWHERE`), no bearing alone (:data:`A_BEARING`), and every known place in it ``here`` or related to it."""
@@ -3785,17 +3788,18 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
     """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
     (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
     far words and first other day read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear
-    time (P3-9, stop 60). Another day counts up to the report's clause only (昨天晌午你姐在队部门口找你): one said after
-    it is a plan (你哥晌午上食堂找你来着，…，说明儿再来: RP1, stop 61)."""
+    time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
+    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
-    elsewhere: dict[int, tuple[bool, int]] = {}
+    elsewhere: dict[int, tuple[bool, int]] = {}  # a sentence's start -> (said elsewhere, where its next day is)
     for m in reported_at.finditer(quote):
         k = bisect.bisect_left(stops, m.start())
         start = stops[k - 1] + 1 if k else 0
         if start not in elsewhere:
             sentence = quote[start:stops[k] + 1 if k < len(stops) else len(quote)]
-            other_day = REPORTED_OTHER_DAY.search(sentence)
-            elsewhere[start] = (_said_elsewhere(sentence, far_words), start + other_day.start() if other_day else len(quote))
+            next_day = REPORTED_NEXT_DAY.search(sentence)
+            elsewhere[start] = (_said_elsewhere(sentence, far_words) or REPORTED_PAST_DAY.search(sentence) is not None,
+                                start + next_day.start() if next_day else len(quote))
         away, other_day_at = elsewhere[start]
         if not away and other_day_at >= m.end() and _reported_here(world, m, here):
             return m
