@@ -3764,9 +3764,10 @@ coming toward the speaker (过来, 进来, 踱来, 走来): present here. The pl
 从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
-DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹]着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
+DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
-stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT)."""
+stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
+nor a noun of 背 (背面, 背后的…)."""
 
 
 def _place_of_here(world: World, at: str, here: str) -> bool:

@@ -106,3 +106,29 @@ def test_a_report_of_the_dead_acting_here_today_fires_on_the_state(body: str) ->
 ])
 def test_a_report_of_the_dead_told_as_memory_dream_or_another_stays_silent(body: str) -> None:
     assert [f for f in _camp(body, "赵老栓") if "今天在这边做事" in f.message] == []
+
+
+# --- the far one walking into the scene from a part of here (位置) ---
+
+@pytest.mark.parametrize("body", [
+    "正说着，老刘拄着根棍子从锯房后头一瘸一拐地过来了，冲铁生点点头。",
+    "九点来钟，戴狗皮帽子的老刘背着手从工棚那头踱过来，挨个看锯台。",  # described before the name
+    # sibling words no book wrote
+    "歇晌的工夫，刘德海叼着烟袋从场部院门口晃过来。",
+    "一身油渍的刘德海从库房里头慢慢走来。",
+])
+def test_the_far_one_walking_in_from_a_part_of_here_fires(body: str) -> None:
+    found = _camp(body)
+    assert len(found) == 1, found
+    assert "「哈尔滨」" in found[0].message and "在场" in found[0].message
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝说，老刘从哈尔滨那边过来得坐两天火车。",  # the far place itself
+    "铁生想起老刘从锯房后头一瘸一拐地过来的样子。",  # a memory
+    "铁生盼着戴狗皮帽子的老刘哪天从工棚那头踱过来。",  # a wish, the description no clause opener
+    "老刘的侄子从锯房后头一瘸一拐地过来了。",  # another person
+    "正说着，老刘从老家那边捎了信过来。",  # his home, a letter
+])
+def test_the_far_one_walking_in_from_elsewhere_or_not_in_the_scene_stays_silent(body: str) -> None:
+    assert _camp(body) == []
