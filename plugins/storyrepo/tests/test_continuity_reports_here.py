@@ -132,3 +132,11 @@ def test_the_far_one_walking_in_from_a_part_of_here_fires(body: str) -> None:
 ])
 def test_the_far_one_walking_in_from_elsewhere_or_not_in_the_scene_stays_silent(body: str) -> None:
     assert _camp(body) == []
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝叹了口气：“出事那年，第二天一早，赵老栓就躺在工棚门口了。”",  # a day of a story told
+    "桂芝叹了口气：“次日晌午赵老栓还在库房里点锯条。”",
+])
+def test_a_report_of_another_day_told_as_a_story_stays_silent(body: str) -> None:
+    assert [f for f in _camp(body, "赵老栓") if "今天在这边做事" in f.message] == []
