@@ -1898,7 +1898,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:  # the dead and the missing reported here today (状态), read as the far are (RP1, stop 61)
-            out += _reported_held(world, lines, first_line, revived, seen, pov_place)
+            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now)
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
     if names is not None and now and ("月" in text or any(w in text for w in TODAY_DOCUMENT)):
@@ -3810,11 +3810,13 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
 
 
 def _reported_held(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-                   here: str) -> list[Finding]:
+                   here: str, now: str = "") -> list[Finding]:
     """状态: the dead and the missing reported by someone in the scene as here today doing anything (三宝刚刚在煤堆边上…,
     你爹晌午来库房…): the one shape :data:`REPORTED_AT` reads for the far (位置), the card's 状态 picking the field
     (RP1, stop 61). Not in a sentence of a memory or dream (:data:`RECALLED`), nor of one :func:`_reported_here` refuses;
-    one finding a character a paragraph, none where they were already found."""
+    for the dead, not in a quote telling the death (:data:`DEATH_TOLD`) nor of one who may have died in the last days
+    (:func:`_died_lately`), as :data:`LATELY` reads them; one finding a character a paragraph, none where they were
+    already found."""
     held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
             and str(c.get("状态") or "").startswith(DEAD + GONE)}
     forms = _forms_of(world, held) if held else ""
@@ -3831,7 +3833,8 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
                 continue
             told = _first_reported_here(world, reported_at, q.group(), away, here)
             who = said_of.get(told.group("who")) if told is not None else None
-            if told is None or who not in held or (who, i) in seen:
+            if told is None or who not in held or (who, i) in seen or held[who].startswith(DEAD) and (
+                    DEATH_TOLD.search(q.group()) or _died_lately(world, who, now)):
                 continue
             seen.add((who, i))
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{held[who]}」（角色卡·状态），正文却说{who}今天在这边做事"
