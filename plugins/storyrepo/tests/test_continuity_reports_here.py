@@ -89,7 +89,7 @@ def test_a_report_of_the_far_one_elsewhere_or_not_today_stays_silent(body: str) 
 
 @pytest.mark.parametrize("body", [
     "桂芝掀开门帘：“赵老栓刚刚在工棚门口问我讨了一根针。”",
-    "桂芝掀开门帘：“赵老栓晌午来库房借走了一把锯。”",
+    "桂芝掀开门帘：“赵老栓晌午来库房借了一把锯。”",  # (借走了 reads as a death told: DEATH_TOLD's 走了)
     "桂芝掀开门帘：“晌午赵老栓上食堂打了一壶开水。”",
 ])
 def test_a_report_of_the_dead_acting_here_today_fires_on_the_state(body: str) -> None:
