@@ -3262,7 +3262,7 @@ REPORTED_MOVES = "在|来|上|到|去|进|回"
 """How a report of someone today reaches the place it names (RP1, stop 61): at it (在), or coming, going or getting to it
 (来账房, 上食堂, 到队部, 去库房, 进仓): the same report of someone here, whichever — stop 60's P3 read 在 alone."""
 REPORTED_MOVE = re.compile(REPORTED_MOVES)
-REPORTED_AT = (rf"(?:(?<![天日])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
+REPORTED_AT = (rf"(?:(?<![天日号\d〇零一二两三四五六七八九十廿卅])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
                rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在]){{0,4}}?)(?:{REPORTED_MOVES})"
                r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
 """Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act; RP1, stop 61:
@@ -3280,9 +3280,9 @@ REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|�
 """Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
 kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
 REPORTED_PAST_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|第[一二两三四五六七八九十几]+[天日]|次日|翌日|隔天|头一?天|"
-                               r"前一天|那一?[天日]")
+                               r"前一天|那一?[天日]|初[一二三四五六七八九十]|(?<![第])[一二三四五六七八九十廿卅\d]+[号日](?![子头])")
 """A day not today anywhere in a report's sentence (昨天晌午你姐在队部门口找你; …等你，那是昨天的事; 第二天一早方先生就…: a day
-of a story told, RP1, stop 61): not a report of today."""
+of a story told, RP1, stop 61; a date, 初二下午彭大个拿这个押在我这里: 连续性-盲评二十四 好-2): not a report of today."""
 REPORTED_NEXT_DAY = re.compile(r"明天|明儿|明日|明朝|后天")
 """A day after today in a report's sentence: before the report's end it makes it none of today (明天晌午你姐在队部门口找你);
 after it, it is a plan told after the fact (你哥晌午上食堂找你来着，…，说明儿再来: RP1, stop 61)."""

@@ -145,3 +145,8 @@ def test_a_report_of_another_day_told_as_a_story_stays_silent(body: str) -> None
 def test_a_report_of_the_dead_in_the_telling_of_the_death_stays_silent() -> None:
     body = "桂芝抹着眼泪：“赵老栓刚刚还在工棚门口跟我说话，一转眼就咽了气。”"
     assert [f for f in _camp(body, "赵老栓") if "今天在这边做事" in f.message] == []
+
+
+def test_a_report_on_a_date_is_of_that_day() -> None:
+    body = "桂芝叹了口气：“初二下午，赵老栓拿这个押在我这里，借了三块钱。”"
+    assert [f for f in _camp(body, "赵老栓") if "今天在这边做事" in f.message] == []
