@@ -880,19 +880,23 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1921 无锡 steam silk filature (惠泰丝厂) written blind at stop 60, an evaluation set: first run 2/15, 4/5, 4/5 and 1
     # false alarm, no good draft sent back; 5/15 with stop 60's rounds (rk1's ranks, T9's time; not tuned on it; its
     # README); a development set since stop 61.
+    # 位置-1 (你阿哥刚刚来账房替你领过工钱了), 位置-2 (戴金丝边眼镜的钱经理…从车间那头踱过来) and 状态-3 (三宝刚刚在煤堆边上…)
+    # caught: RP1's round (stop 61: a card's letters at intervals make its place far; a report of a person of the cards
+    # reaching a place of here today, read for the far and the dead and missing; walking in from a part of here)
     ("连续性-盲评四十八", {"连贯": 15, "合同": 5, "泄密": 5},
      [('连贯-境界-1.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-状态-2.md', '状态'),
-      ('连贯-状态-3.md', '状态'), ('连贯-位置-1.md', '位置'), ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'),
-      ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'), ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口'),
-      ('泄密-4.md', '周永福')],
+      ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
+      ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口'), ('泄密-4.md', '周永福')],
      1),
     # a 1953 阜新 open-pit coal mine's steam-shovel team written blind at stop 60, an evaluation set: first run 4/15, 3/5,
     # 5/5 and 1 false alarm, one good draft sent back; 5/15 with stop 60's rounds (rk1's ranks; not tuned on it; its
     # README); a development set since stop 61.
+    # 位置-1 (你哥晌午上食堂找你来着), 位置-2 (苗瘸子拄着拐从库房后头…过来了) and 位置-3 (哥今儿下了火车来看你) caught: RP1's
+    # round (stop 61: as 四十八's)
     ("连续性-盲评四十九", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-位置-1.md', '位置'), ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-境界-1.md', '境界'),
-      ('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'), ('连贯-时间-2.md', '书内时间'),
-      ('连贯-状态-2.md', '状态'), ('连贯-状态-3.md', '状态'), ('合同-3.md', '五道岭'), ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
+     [('连贯-境界-1.md', '境界'), ('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
+      ('连贯-时间-2.md', '书内时间'), ('连贯-状态-2.md', '状态'), ('连贯-状态-3.md', '状态'), ('合同-3.md', '五道岭'),
+      ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
      1),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
