@@ -836,7 +836,9 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)|"
-                       r"(?:过年|春节|中秋|端午)(?:也|都)回不来")
+                       r"(?:过年|春节|中秋|端午)(?:也|都)回不来|"
+                       r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
+                       r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?信|只(?:写|寄|捎)信")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast one travels home for (过年也回不来, 中秋都回不来: P3, stop 60; not a busy one's 月底都走不开, 过节都不回家, 年底也走不开 — too busy, not far: P3-8) (老爷在仪征，十七日以前不回扬州 — the place
@@ -1930,7 +1932,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and pov:
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
-        if pov_place:
+        if pov_place:  # the dead and the missing reported here today (状态), read as the far are (RP1, stop 61)
+            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now)
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
     if names is not None and now and ("月" in text or "“" in text or any(w in text for w in TODAY_DOCUMENT)):
@@ -3372,22 +3375,34 @@ REPORTED_NOW_TIMES = "|".join([*(t for t in TODAY_AT.split("|") if t not in REPO
                                "今朝", "今晨", "早上", "早晨", "上午", "中午", "晌午", "头晌", "下午", "后晌", "大清早", "清早", "才刚"])
 """The times of today a report of someone at a place says (:data:`REPORTED_AT`): :data:`REPORTED_TIMES` with 头晌 and
 才刚 (a while ago), less :data:`REPORTED_NOT_NOW` (P3, stop 60)."""
-REPORTED_AT = (rf"(?P<who>WHO)(?P<when>{REPORTED_NOW_TIMES})(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在]){{0,4}}?)在"
+REPORTED_MOVES = "在|来|上|到|去|进|回"
+"""How a report of someone today reaches the place it names (RP1, stop 61): at it (在), or coming, going or getting to it
+(来账房, 上食堂, 到队部, 去库房, 进仓): the same report of someone here, whichever — stop 60's P3 read 在 alone."""
+REPORTED_MOVE = re.compile(REPORTED_MOVES)
+REPORTED_AT = (rf"(?:(?<![天日号\d〇零一二两三四五六七八九十廿卅])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
+               rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在]){{0,4}}?)(?:{REPORTED_MOVES})"
                r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
-"""Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act): the person
-(``WHO``: the forms of the far, as the cards and the listener's kin call them), a time of today (:data:`REPORTED_NOW_TIMES`,
-not :data:`REPORTED_NOT_NOW`), a few words of manner (亲自, 还, 就: no sender, :data:`SENT_SOMEONE`; nothing of
-:data:`NOT_CAME`), 在 and the rest of the clause — a place and an act, any act: seeking, waiting, calling, asking,
-sitting, counting (你姐晌午在队部门口找你, 侬阿姐刚刚在后门口寻侬, 王候官今早亲自在障里坐着, 宫大人今儿一早在柜房里把金账翻过一遍).
-Not a place of their own or yonder (:data:`REPORTED_AWAY`), no place a body stands in (:data:`SIGHTED_NOWHERE`: 在电话里,
-在信上), no known place that is not the point of view's, nor, in the sentence, a journey or the far place
-(:data:`FAR_WORDS`) or another day (:data:`SIGHTED_LONG_AGO`, :data:`YESTERDAY`)."""
+"""Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act; RP1, stop 61:
+any way of reaching it, :data:`REPORTED_MOVES`, and the time before the person as well as after): the person
+(``WHO``: the forms of the far or of the dead and missing, as the cards and the listener's kin call them), a time of
+today (:data:`REPORTED_NOW_TIMES`, not :data:`REPORTED_NOT_NOW`; 晌午老刘在… or 老刘晌午在…), a few words of manner
+(亲自, 还, 就: no sender, :data:`SENT_SOMEONE`; nothing of :data:`NOT_CAME`), 在/来/上/到… and the rest of the clause —
+a place and an act, any act: seeking, waiting, calling, asking, sitting, counting, fetching (你姐晌午在队部门口找你,
+侬阿姐刚刚在后门口寻侬, 王候官今早亲自在障里坐着, 宫大人今儿一早在柜房里把金账翻过一遍, 你哥刚刚来账房替你领了钱).
+The place must be one of here (:func:`_reported_here`): not their own or yonder (:data:`REPORTED_AWAY`), no place a
+body stands in (:data:`SIGHTED_NOWHERE`: 在电话里, 在信上), no known place that is not the point of view's, nor, in the
+sentence, a journey or the far place (:data:`FAR_WORDS`) or another day (:data:`SIGHTED_LONG_AGO`, :data:`YESTERDAY`)."""
 REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|娘家|婆家|那边|那里|那儿|那头|那厢|外头|外面|外地|路上|半路|"
                            r"半道|途中|梦|省城|省里|县城|县里|城里|市里|京城|京里|外省)")
 """Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
 kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
-REPORTED_OTHER_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|明天|明儿|明日|明朝|后天")
-"""Another day than today in a report's sentence (昨天晌午你姐在队部门口找你): not a report of today."""
+REPORTED_PAST_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|第[一二两三四五六七八九十几]+[天日]|次日|翌日|隔天|头一?天|"
+                               r"前一天|那一?[天日]|初[一二三四五六七八九十]|(?<![第])[一二三四五六七八九十廿卅\d]+[号日](?![子头])")
+"""A day not today anywhere in a report's sentence (昨天晌午你姐在队部门口找你; …等你，那是昨天的事; 第二天一早方先生就…: a day
+of a story told, RP1, stop 61; a date, 初二下午彭大个拿这个押在我这里: 连续性-盲评二十四 好-2): not a report of today."""
+REPORTED_NEXT_DAY = re.compile(r"明天|明儿|明日|明朝|后天")
+"""A day after today in a report's sentence: before the report's end it makes it none of today (明天晌午你姐在队部门口找你);
+after it, it is a plan told after the fact (你哥晌午上食堂找你来着，…，说明儿再来: RP1, stop 61)."""
 NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
@@ -3705,6 +3720,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     to_pov, speaks = _gone_acts(_forms_of(world, gone), _forms_of(world, [pov]) or pov,
                                 world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
+    walked_in = re.compile(WALKED_IN_FROM.replace("WHO", forms))
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
@@ -3756,6 +3772,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                  if not UNSEEN_BEFORE.search(_CLAUSE_START.split(narration[max(0, m.start() - UNSEEN_SPAN):m.start()])
                                              [-1])]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        hits += [(m.start(), m.group(1)) for m in walked_in.finditer(narration)  # 从车间那头踱过来: walking in from here
+                 if _place_of_here(world, m.group("at"), pov_place)]
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
@@ -3794,7 +3812,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
         for q in _QUOTED_WORDS.finditer(line):  # “你姐晌午在队部门口找你”: reported here today, doing anything
-            if "在" not in q.group():
+            if not REPORTED_MOVE.search(q.group()):
                 continue
             told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
             reporting = said_of.get(told.group("who")) if told is not None else None
@@ -3816,8 +3834,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             while k < len(named) and named[k][0] <= start:
                 named_before[named[k][1]] = None
                 k += 1
-            if start > 0 and narration[start - 1] in NOT_SUBJECT:
-                continue
+            if start > 0 and narration[start - 1] in NOT_SUBJECT and not (
+                    narration[start - 1] == "的" and DESCRIBED_LEAD.match(narration, max(map(lambda c: narration.rfind(c, 0, start), "，,；;。！？!?：:")) + 1, start)):
+                continue  # 对钱经理点头: an object; 戴眼镜的钱经理背着手…: described, the one acting
             who: str | None = world.aliases.get(said) or one.get(said)
             if said in HE:
                 here = list(named_before)
@@ -3849,44 +3868,103 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     return out
 
 
+WALKED_IN_FROM = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
+             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
+             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
+"""Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
+拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
+coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
+从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
+A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
+"""A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
+DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
+"""A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
+stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
+nor a noun of 背 (背面, 背后的…)."""
+
+
+def _place_of_here(world: World, at: str, here: str) -> bool:
+    """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN_FROM`), is one of here — the
+    one positive test of both (RP1, stop 61): a known place it names first, or a locative or a kind of place within a
+    few words (:data:`REPORTED_PLACE`), not their own home or yonder (:data:`REPORTED_AWAY`), no place a body stands in
+    (:data:`SIGHTED_NOWHERE`), no bearing alone (:data:`A_BEARING`), and every known place in it ``here`` or related to it."""
+    if REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
+        return False
+    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
+        return False  # 在忙着考试: the progressive, no place
+    if A_BEARING.match(re.sub(r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|边|面|头)$", "", at)):
+        return False
+    return all(_related(world, p, here) for p in occurring(world.places, at))
+
+
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
                          here: str) -> re.Match[str] | None:
     """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
     (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
-    far and other-day words read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear time
-    (P3-9, stop 60)."""
+    far words and first other day read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear
+    time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
+    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
-    elsewhere: dict[int, bool] = {}
+    elsewhere: dict[int, tuple[bool, int]] = {}  # a sentence's start -> (said elsewhere, where its next day is)
     for m in reported_at.finditer(quote):
         k = bisect.bisect_left(stops, m.start())
         start = stops[k - 1] + 1 if k else 0
         if start not in elsewhere:
-            elsewhere[start] = _said_elsewhere(quote[start:stops[k] + 1 if k < len(stops) else len(quote)], far_words)
-        if not elsewhere[start] and _reported_here(world, m, here):
+            sentence = quote[start:stops[k] + 1 if k < len(stops) else len(quote)]
+            next_day = REPORTED_NEXT_DAY.search(sentence)
+            elsewhere[start] = (_said_elsewhere(sentence, far_words) or REPORTED_PAST_DAY.search(sentence) is not None,
+                                start + next_day.start() if next_day else len(quote))
+        away, other_day_at = elsewhere[start]
+        if not away and other_day_at >= m.end() and _reported_here(world, m, here):
             return m
     return None
 
 
+def _reported_held(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
+                   here: str, now: str = "") -> list[Finding]:
+    """状态: the dead and the missing reported by someone in the scene as here today doing anything (三宝刚刚在煤堆边上…,
+    你爹晌午来库房…): the one shape :data:`REPORTED_AT` reads for the far (位置), the card's 状态 picking the field
+    (RP1, stop 61). Not in a sentence of a memory or dream (:data:`RECALLED`), nor of one :func:`_reported_here` refuses;
+    for the dead, not in a quote telling the death (:data:`DEATH_TOLD`) nor of one who may have died in the last days
+    (:func:`_died_lately`), as :data:`LATELY` reads them; one finding a character a paragraph, none where they were
+    already found."""
+    held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
+            and str(c.get("状态") or "").startswith(DEAD + GONE)}
+    forms = _forms_of(world, held) if held else ""
+    if not forms:
+        return []
+    heard = {f: n for f, n in world.heard.items() if n in held and f not in world.aliases and len(f) >= 2}
+    reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])))
+    said_of = {**heard, **world.aliases}
+    away = re.compile(rf"{FAR_WORDS.pattern}|{RECALLED}")
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        for q in _QUOTED_WORDS.finditer(line):
+            if not REPORTED_MOVE.search(q.group()):
+                continue
+            told = _first_reported_here(world, reported_at, q.group(), away, here)
+            who = said_of.get(told.group("who")) if told is not None else None
+            if told is None or who not in held or (who, i) in seen or held[who].startswith(DEAD) and (
+                    DEATH_TOLD.search(q.group()) or _died_lately(world, who, now)):
+                continue
+            seen.add((who, i))
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{held[who]}」（角色卡·状态），正文却说{who}今天在这边做事"
+                               f"（「{told.group('at')}」）", first_line + i, q.start() + told.start() + 1,
+                               _sentence_at(q.group(), told.start()).strip("“”「」")[:60], Subject("状态", who)))
+    return out
+
+
 def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
     """Whether a sentence of a report says a journey or far place (``far_words``), a time gone
-    (:data:`SIGHTED_LONG_AGO`), another day (:data:`REPORTED_OTHER_DAY`) or a guess (:data:`REPORTED_GUESS`): no report
-    of here today."""
-    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_OTHER_DAY.search(sentence)
-                or REPORTED_GUESS.search(sentence))
+    (:data:`SIGHTED_LONG_AGO`) or a guess (:data:`REPORTED_GUESS`): no report of here today."""
+    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_GUESS.search(sentence))
 
 
 def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
-    (:func:`_said_elsewhere`): nothing between the time and 在 that makes it no fact (:data:`NOT_CAME`), a place not
-    their own nor yonder (:data:`REPORTED_AWAY`) nor one no body stands in (:data:`SIGHTED_NOWHERE`), no known place in
-    the clause that is not ``here`` (the point of view's) nor in it; a place it must name, known or by a locative
-    (:data:`REPORTED_PLACE`)."""
-    at = m.group("at")
-    if NOT_CAME.search(m.group("gap")) or REPORTED_AWAY.match(at) or SIGHTED_NOWHERE.search(at):
-        return False
-    if not REPORTED_PLACE.match(at) and not any(at.startswith(p) for p in world.places):
-        return False  # 在忙着考试: the progressive, no place
-    return all(_related(world, p, here) for p in occurring(world.places, at))
+    (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
+    place of here (:func:`_place_of_here`)."""
+    return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, m.group("at"), here)
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:
