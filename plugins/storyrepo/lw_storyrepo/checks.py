@@ -1758,7 +1758,12 @@ def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[
 _NOT_YET_DONE_ALSO = ("未", "甭", "莫", "等", "将", "就", "再", "才")
 """:data:`NOT_YET_DONE`'s own words beyond the shared :data:`~lw_storyrepo.continuity.PLAN_WORDS` and
 :data:`~lw_storyrepo.continuity.UNDONE_WORDS`: a not yet, a bar, a waiting, a then (只等…一到，就开船)."""
-NOT_YET_DONE = re.compile("|".join((*PLAN_WORDS, *UNDONE_WORDS, *_NOT_YET_DONE_ALSO)))
+_NOT_YET_DONE_NOT = ("得", "回头")
+"""Words of the shared not-yet tables that :data:`NOT_YET_DONE` leaves out: read anywhere before the act in its sentence
+they are as often another word's (觉得, 记得, 麻利得很; 回头看了看 — turning one's head) and would unsay a plain 换了灯泡
+(fm1, stop 61, R61's M1-4)."""
+NOT_YET_DONE = re.compile("|".join(w for w in (*PLAN_WORDS, *UNDONE_WORDS, *_NOT_YET_DONE_ALSO)
+                                   if w not in _NOT_YET_DONE_NOT))
 """What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
 打算抄), waited for (只等…一到，就开船): such a telling of a line's act is no telling that the event is done
 (:func:`_told_done_before`). Read broadly on purpose — a done act it misses leaves the putting off read as before."""
@@ -1885,7 +1890,7 @@ def _givings_up(acts: str, body: str) -> tuple[re.Match[str], ...]:
     :func:`_given_up` the act's last mention need not be the giving up (碾槽边上 after 不碾了 names a thing, not the act).
     Read once a prose for each act."""
     bounds = _word_bounds(body)
-    done = [m.start() for m in re.finditer(ACT_DONE.format(act=f"(?:{acts})"), body)]
+    done = [m.start() for m in re.finditer(ACT_DONE_ASPECT.format(act=f"(?:{acts})"), body)]
     carried = [m.start() for m in re.finditer(f"(?:{acts})(?:一(?:{acts})|到)", body)]
     told = _told_done(acts.split("|", 1)[0], body)
     out = []
@@ -1903,9 +1908,9 @@ HAND_ACTS = "送交递捎"
 """Verbs of handing a thing over: one told done (把信交到某某手里) is any of them done (:func:`_told_done`)."""
 
 
-TOLD_ALONE = r"(?<![不没别甭莫未])(?:{act})(?=着|[，,。！？!?；;…])"
-"""An act the narration tells by its word alone, closing its clause or going on (炒青，一直忙到半夜; 炒着): with
-:data:`ACT_DONE` (炒了一宿, 送到) what :func:`_told_done` reads as the act done — not a noun the act's word begins (碾槽 is a
+TOLD_ALONE = r"(?<![不没别甭莫未])(?:{act})(?=着|到|起|[，,。！？!?；;…])"
+"""An act the narration tells by its word alone, closing its clause, going on or reached (炒青，一直忙到半夜; 炒着; 送到: its
+own 到 and 起, as before m1 of stop 61): with :data:`ACT_DONE_ASPECT` (炒了一宿) what :func:`_told_done` reads as the act done — not a noun the act's word begins (碾槽 is a
 trough, no 碾 done). :func:`_told_done`'s own view: a giving up's paragraph read with it would take 明天再试。's 试 for done."""
 
 
@@ -1916,7 +1921,7 @@ def _told_done(word: str, body: str) -> list[int]:
     (炒了一宿 … 今天不炒了; 把信交到某某手里 … 回信明天再送), not the line's event given up (fc2, stop 59)."""
     bounds = _word_bounds(body)
     quoted = [(m.start(), m.end()) for m in quote_matches(body)]
-    pattern = f"{ACT_DONE}|{TOLD_ALONE}".format(act=re.escape(word)) \
+    pattern = f"{ACT_DONE_ASPECT}|{TOLD_ALONE}".format(act=re.escape(word)) \
         + (f"|(?<![不没别甭莫未])[{HAND_ACTS}](?=[到给])" if word in HAND_ACTS else "")
     return [m.start() for m in re.finditer(pattern, body)
             if m.start() in bounds and m.end() in bounds and not any(a <= m.start() < b for a, b in quoted)
@@ -1936,15 +1941,26 @@ A 不 closing its clause (经藏不开。, 一天也不开。) says the act is n
 gets no meal, 打 of another sense)."""
 
 
-DONE_AFTER = "(?:了|完|过|好|掉|成|到|上|下|进|出|回|起)"
-"""What, right after an act, tells it done: an aspect or result (换了, 抄完, 抄到天黑) or a direction reached (爬上灯塔,
-抄进记录本). An act word alone (留存对比。, 开船。) may be a noun or a plan."""
+DONE_ASPECT = ("了", "完", "过", "好")
+"""What, right after an act, tells it done by its aspect (换了, 抄完, 听过, 写好)."""
+DONE_REACHED = ("掉", "成", "到", "上", "下", "进", "出", "回", "起")
+"""What, right after an act, tells it done by a result or a direction reached (抄到天黑, 爬上灯塔, 抄进记录本) — or, after a
+verb of perceiving or a one-character act of another word, no act done at all (听到这话, 看出, 看上去, 听起来; 开 of 打开 in
+开出一张收条, 开起了玩笑: fm1, stop 61, R61's M1-1)."""
+DONE_AFTER = f"(?:{'|'.join((*DONE_ASPECT, *DONE_REACHED))})"
+"""What, right after an act, tells it done: :data:`DONE_ASPECT` or :data:`DONE_REACHED`. An act word alone (留存对比。,
+开船。) may be a noun or a plan."""
 ACT_DONE = rf"(?<![不没别甭莫未])(?:{{act}})(?={DONE_AFTER})"
 """An act told done, ``{act}`` its word (听完, 写了一页, 掐了个时辰, 抄进记录本; not 不听了's 听了), the match the act's
-word alone: the one "act told done" of the contract readers (m1, stop 61) — a giving up after it in its paragraph is
-none (:func:`_givings_up`, :func:`act_given_up`), a putting off after a sentence telling it done is of something else
-(:func:`_told_done_before`), and one told in an earlier paragraph makes a later giving up a next time
-(:func:`_told_done`, with :data:`TOLD_ALONE`)."""
+word alone: the one "act told done" of the contract readers (m1, stop 61). Read whole by :func:`_told_done_before` (a
+putting off after a sentence telling it done, with the line's event word, is of something else); the readers of an act
+given up read its view :data:`ACT_DONE_ASPECT`."""
+ACT_DONE_ASPECT = rf"(?<![不没别甭莫未])(?:{{act}})(?={'|'.join(DONE_ASPECT)})"
+""":data:`ACT_DONE`'s view for the readers of an act given up (:func:`_given_up`, :func:`_givings_up`,
+:func:`_told_done`), which read the act as its word **or one of its characters** and need no event word beside it:
+the act told done by its aspect only (听完, 写了一页; not 听到这话, 看上去, 开 of 打开 in 开出一张收条 — fm1, stop 61, R61's
+M1-1). :func:`_told_done_before` reads the whole :data:`ACT_DONE` (爬上灯塔): it needs the line's event word in the
+sentence too."""
 
 
 def _use_called_off(ctx: CheckContext, text: str, body: str,
@@ -1995,7 +2011,7 @@ def _given_up(acts: str, body: str) -> re.Match[str] | None:
     if off is None:
         return None
     para = body.rfind("\n", 0, off.start()) + 1
-    done = re.compile(ACT_DONE.format(act=f"(?:{acts})"))
+    done = re.compile(ACT_DONE_ASPECT.format(act=f"(?:{acts})"))
     return None if done.search(body, para, off.start()) else off
 
 

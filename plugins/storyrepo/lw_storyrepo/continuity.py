@@ -786,7 +786,12 @@ MOURNING_WORDS = ("灵前", "灵位", "灵堂", "灵柩", "牌位", "遗像", "�
 """Words of the dead and of mourning (温姐姐的灵前, 上坟, 守孝, 头七, 骨灰): a sentence telling of a death without its verb
 (:data:`OF_A_DEATH`); what the dead are waited on for (:data:`RITES`). The one table of both (m1, stop 61: FT9's and S3's
 made one)."""
-OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|{alternation(MOURNING_WORDS)}")
+NOT_A_DEATH_BESIDE_A_COUNT = ("百日", "抚恤", "上香")
+"""Words of :data:`MOURNING_WORDS` that :data:`OF_A_DEATH` leaves out: rites or dues the dead are waited on for, but as
+often of the living (百日酒 of a baby, 抚恤 of the injured, 上香 at a temple) — a count beside them is no count since a death
+(fm1, stop 61, R61's M1-2)."""
+OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|"
+                        rf"{alternation(w for w in MOURNING_WORDS if w not in NOT_A_DEATH_BESIDE_A_COUNT)}")
 """A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
 :data:`ELAPSED` opening on no death verb (一晃两年了, 到如今整整十年了) is a count since the death only beside one — else it
 counts from another event the sentence names (带我进厂，一晃就十年了; R60 on T9, pre-existing). A count opening its
@@ -2037,14 +2042,23 @@ WRITING_FRAME_WORDS = ("写", "记", "抄", "誊", "填", "刻", "添", "签", "
 HANDLING_FRAME_WORDS = ("念", "读", "翻", "看", "瞅", "瞧", "贴", "递", "接过", "拆开", "展开", "打开", "上面", "上头")
 """Words of reading, looking at or handing something before a quote (念一遍, 看了看, 接过): a written piece's frame only
 beside one (:data:`DOCUMENT_FRAME`); alone they frame speech as well (看了看他，说：)."""
-DOCUMENT_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + HANDLING_FRAME_WORDS))
+NOT_A_DOCUMENT_BEFORE_SPEECH = ("字", "笔", "纸", "添")
+"""Words of :data:`WRITING_FRAME_WORDS` that :data:`DOCUMENT_FRAME` and :data:`PIECE_FRAME` leave out: H13's words of a
+note, as often a manner of speaking before a dated quote (一字一句地说, 把笔往桌上一拍, 点上一支纸烟, 又添了一句) — a
+spoken date read as a document's (fm1, stop 61, R61's M1-6)."""
+_DOCUMENT_WORDS = tuple(w for w in WRITING_FRAME_WORDS if w not in NOT_A_DOCUMENT_BEFORE_SPEECH)
+DOCUMENT_FRAME = re.compile(alternation(_DOCUMENT_WORDS + HANDLING_FRAME_WORDS))
 """Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
 a quote after words of speaking alone (说, 问, 算) is speech, its clauses no entries nor a foot (R59 on D1)."""
-WRITTEN_FRAME = re.compile(alternation(WRITING_FRAME_WORDS))
+NOT_WRITTEN_BEFORE_SPEECH = ("表", "单", "牌", "榜", "刻", "账", "填", "通知")
+"""Words of :data:`WRITING_FRAME_WORDS` that :data:`WRITTEN_FRAME` leaves out: before a quote they are as often of
+speech (手表, 表情, 简单, 床单, 打牌, 立刻, 算账, 通知大家) — T9/D1's pieces, read beside a date or with a word of handling,
+not where a bare name closing the words would be signed by it (fm1, stop 61, R61's M1-5)."""
+WRITTEN_FRAME = re.compile(alternation(w for w in WRITING_FRAME_WORDS if w not in NOT_WRITTEN_BEFORE_SPEECH))
 """Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
 then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
 said aloud is an answer)."""
-PIECE_FRAME = re.compile(alternation(WRITING_FRAME_WORDS + ("印", "票", "据", "存根", "帖", "契")))
+PIECE_FRAME = re.compile(alternation(_DOCUMENT_WORDS + ("印", "票", "据", "存根", "帖", "契")))
 """Words of the sentence bringing a quote in that name a writing or a written piece (存根上写着：; 念了一遍票根：; 收据上印着：):
 the frame :data:`DATE_FOOT` is read in — a word of looking or handing alone (看了看他，说：) frames speech too (R60 on T9)."""
 SPOKEN_INTRO = re.compile(r"说(?!明)|讲|问|答|告诉|吩咐|交代|嘱咐|叮嘱|嚷|喊|(?<![写念读批注记签题])道")
@@ -5888,11 +5902,17 @@ copula; nor one of a time to come told not doing, or as the dead are spoken of (
 也能闭眼了: 连续性-盲评二十四, 十二's good drafts). Nor their household, kin or belongings (明天老洛家里摆席, 明儿老洛媳妇过来, 等洛桑他儿子回来,
 老洛屋里的东西: a possessor's head or a kin word, :data:`NOT_A_DOER_WORDS` for the two-character ones), a word waited for
 (等洛桑师傅一句话), nor the reduplicated wait (等老洛等了二十年: waiting for them, not them acting) (fs3, stop 60: S3-1)."""
-RITES = alternation((*MOURNING_WORDS, "灵", "遗", "地下"))
+NOT_A_RITE_IN_A_QUOTE = ("丧",)
+"""Words of :data:`MOURNING_WORDS` that :data:`RITES` leaves out: read anywhere in a quote, bare 丧 is as often a mood
+(哭丧着脸, 沮丧, 垂头丧气) as a funeral (fm1, stop 61, R61's M1-3): RITES reads the funeral's words of 丧 instead
+(丧事, 奔丧…)."""
+RITES = alternation((*(w for w in MOURNING_WORDS if w not in NOT_A_RITE_IN_A_QUOTE),
+                     "灵", "遗", "地下", "丧事", "丧礼", "丧葬", "奔丧", "治丧", "吊丧"))
 """What the dead are waited on for (等老孟的周年, 明天老孟头七, 等老孟骨灰运回来): a rite or what they left, no act of theirs —
 nor is anything in a quote that names one (明天给你爹上坟，你爹…: the dead spoken of as the dead). :data:`MOURNING_WORDS`
-with S3's own view: 灵, 遗 and 地下 read right after a name only (老孟灵前, 老孟遗下的; 灵活, 遗憾, 地下室 in a sentence are
-no mourning)."""
+less :data:`NOT_A_RITE_IN_A_QUOTE`, with S3's own 灵, 遗, 地下 and the funeral's words of 丧 — not :data:`OF_A_DEATH`'s
+(机灵 beside a count is no mourning). Right after a name (老孟灵前, 老孟遗下的) in :func:`_to_come_pattern`; anywhere in a
+quote in :func:`_not_so` (so 机灵, 遗憾 there silence too, as before m1 of stop 61)."""
 _RITE = re.compile(f"{RITES}|{FUNERAL}")
 IF_ALIVE = re.compile(r"要是|如果|假如|若是|倘若|万一|还在的话|还活着|活过来|还等着|一直等|天天等|总说|总念叨|老念叨|总盼|"
                       r"盼着|以为|不信")

@@ -16,12 +16,15 @@ def test_an_act_told_done_still_keeps_a_later_giving_up_from_the_act_given_up() 
     assert checks.act_given_up("听", "他听完了，起身说：“不听了。”\n") is None  # 听完: stopping after it
 
 
-def test_a_direction_reached_is_now_an_act_told_done_for_the_act_given_up() -> None:
-    # DONE_AFTER's results and directions (抄进, 抄上) were FC3's alone: the giving up after them is a next time now
+def test_a_direction_reached_is_an_act_told_done_for_fc3_alone() -> None:
+    # DONE_AFTER's results and directions (抄进, 爬上) serve FC3's told-done-before, which needs the line's event word
+    # beside the act; the readers of an act given up read ACT_DONE_ASPECT (fm1, stop 61, R61's M1-1: 听到这话, 看上去,
+    # 开出一张收条 are no act done)
     body = "他把数抄进账本，叹了口气：“余下的明天再抄。”\n"
-    assert checks.act_given_up("抄账", body) is None
-    assert checks._givings_up("抄", body) == ()
-    assert checks._givings_up("抄", "他叹了口气：“余下的明天再抄。”\n") != ()
+    assert checks._givings_up("抄", body) != ()
+    assert checks._givings_up("抄", "他抄了一页，叹了口气：“余下的明天再抄。”\n") == ()
+    done = "她爬上灯塔换了灯泡。胡掌柜问起工钱：“等月底再说。”"
+    assert checks._told_done_before(["爬"], frozenset(["灯塔"]), done, done.index("胡"))
 
 
 def test_fc3_still_reads_an_act_told_done_before_a_putting_off() -> None:
@@ -31,11 +34,12 @@ def test_fc3_still_reads_an_act_told_done_before_a_putting_off() -> None:
     assert not checks._told_done_before(["换"], frozenset(["灯泡"]), undone, undone.index("胡"))
 
 
-def test_fc2s_next_time_reads_the_word_alone_and_now_a_direction_reached() -> None:
+def test_fc2s_next_time_reads_the_word_alone_and_its_own_reached() -> None:
     assert checks._told_done("炒青", "炒青，一直忙到半夜。\n") == [0]  # TOLD_ALONE, _told_done's own view
     assert checks._told_done("碾", "碾槽边上。\n") == []  # a noun the act begins is no act done
     assert checks._told_done("抄", "他没抄上。\n") == []
-    assert checks._told_done("抄", "他把账抄上了。\n") == [3]  # 抄上: ACT_DONE's direction, new to this reader
+    assert checks._told_done("抄", "他把账抄上了。\n") == []  # 抄上: ACT_DONE's direction, not this reader's (fm1, stop 61)
+    assert checks._told_done("炒", "他炒到半夜。\n") == [1]  # 炒到: TOLD_ALONE's own 到
 
 
 # --- 2. one signature: continuity.signature serves H13's _writer_of and the leak check's SIGNATURE ---
