@@ -82,6 +82,7 @@ from lw_storyrepo.forbidden import CAUSED, WRITING, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
+from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
@@ -1550,8 +1551,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if looks is not None and told is not None and known is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     book_names, book_aliases = names, aliases  # the 持有 reader's own names, given back after it (below)
-    addressed = {**_called_unread(world, names, text), **surname_addressed(world, names, text)} \
-        if names is not None and canon else {}
+    called = _called_unread(world, names, text) if names is not None and canon else {}
+    addressed = {**called, **surname_addressed(world, names, text)} if names is not None and canon else {}
     if names is not None and addressed:  # 任叔拿起…: a surname and an address word are the one card of that surname
         names = re.compile(f"{alternation(addressed)}|{names.pattern}")
         aliases = {**aliases, **addressed}
@@ -1664,6 +1665,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if NOT_GIVEN.search(between, max(between.rfind("，"), between.rfind(","), 0)) or names.search(between) or ANOTHER_ONE.search(m.group(4)) \
                         or quoted_at(lines[i], col - 1 + m.start()):
                     continue
+                if m.group(1) in called and not _called_here(sentence, m.start(1), lines[i], col - 1 + m.start(1),
+                                                             speakers.get(i, ()), pov):
+                    continue  # 我程师傅把…递给…: the cards' form after an owner word names someone else's (fh14)
                 # 拿出烟盒，他递给老郑…; 掏出烟盒，递给老郑一支: another subject between, or a part of it given (H7)
                 if names.search(m.group("gap")) or HE_ONE_OR_YOU.search(m.group("gap")) or NOT_ALL_OF_IT.match(sentence, m.end()):
                     continue
@@ -1728,6 +1732,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 item = _canonical(said, world.items, by_length)
                 if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
+                if who in called and not _called_here(sentence, start, lines[i], col - 1 + start, speakers.get(i, ()), pov):
+                    continue  # “我任叔昨天借走了…” in another's mouth: their own 任叔, not the card's (fh14)
                 if _known_not_done(sentence, start, start + len(who), sentence.find(said, start)):
                     continue  # 也明白了爹为什么把窑钥匙交给他: a past act known or remembered, not one of now (H9)
                 if _post_of_another(world, sentence, start, who):
@@ -6744,17 +6750,41 @@ def surname_addressed(world: World, names: re.Pattern[str], text: str) -> dict[s
     return out
 
 
+ADDRESS_CHARACTERS = frozenset("".join((*SURNAME_ADDRESS, *(f for forms in KIN_TABLE.values() for f in forms), *KIN_WORDS)))
+"""The characters of the address words (:data:`lw_storyrepo.names.SURNAME_ADDRESS`) and the kin words
+(:data:`lw_storyrepo.kinship.FORMS`, :data:`lw_storyrepo.kinship.WORDS`): a form the cards quote made of these alone
+(师傅, 大哥, 大师兄, 阿姨, 老板) is a title anyone calls their own master or brother by, and narration any tradesman —
+no name of one card (fh14, stop 61: R61's H14-1)."""
+CALLED_OWNER = re.compile(r"[的我你他她那这咱俺]$")
+"""What right before a form the cards quote makes it someone's own or a pointed one (我任叔, 他程师傅, 那程师傅): no name
+of the card the point of view calls so (fh14, stop 61)."""
+
+
+def _called_here(sentence: str, start: int, line: str, at: int, voices: Iterable[Any], pov: str | None) -> bool:
+    """Whether a form of :func:`_called_unread` at ``start`` of ``sentence`` (position ``at`` of ``line``, whose
+    ``voices`` say who speaks where) is the point of view's own word for the card: not after an owner or pointing word
+    (:data:`CALLED_OWNER`), and in narration or in the point of view's own quoted words — another speaker's 任叔 or a
+    quote nobody is read to say is their own (fh14, stop 61: the cards quote what the point of view calls someone)."""
+    if CALLED_OWNER.search(sentence, max(0, start - 1), start):
+        return False
+    return not quoted_at(line, at) or (pov is not None and _speaker_at(voices, line, at, True) == pov)
+
+
 def _called_unread(world: World, names: re.Pattern[str], text: str) -> dict[str, str]:
     """``{form: card}`` for each form the cards quote the point of view calling someone by (周树林叫他“任叔”, 汪砚生叫他“程师傅”:
     :attr:`World.indirect` words of two characters or more that :attr:`World.aliases` gives a card) that ``text`` holds and
     ``names`` does not read: the check's names pattern is the book's, and these forms are the chapter's, so without them
     a 持有 reader saw nobody act where the point of view named the actor as the cards say it does (H14, stop 61). A form
-    the names pattern reads already is left as it is. Linear in the forms (an ``in`` test of the text each)."""
+    the names pattern reads already is left as it is; so is a bare title or kin word (:data:`ADDRESS_CHARACTERS` alone,
+    no character of the card's name: 师傅, 大哥 — fh14). Where a kept form names the card is :func:`_called_here`'s to
+    say, at each use. Linear in the forms (an ``in`` test of the text each)."""
     out: dict[str, str] = {}
     for form in world.indirect:
         card = world.aliases.get(form)
         if card is None or len(form) < 2 or card not in world.cards or form not in text or names.fullmatch(form):
             continue
+        if set(form) <= ADDRESS_CHARACTERS and not set(form) & set(card):
+            continue  # 师傅, 大哥: anyone's
         out[form] = card  # a form inside a longer one is left to the alternation (longest first)
     return out
 
