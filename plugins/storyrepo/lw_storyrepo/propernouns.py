@@ -1522,6 +1522,35 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
                 break
 
 
+LANE = re.compile(r"(?:[在到去从往回过进出住穿经抵至于]|离开)了?([\u4e00-\u9fff]{2})里(?![面头边外])")
+"""A word of place before two characters and 里 (在+德馨+里, 住+卫东+里, 离开+德润+里, 走出+谈瀛+里): a preposition or a
+verb of going, living or leaving, then what may be a lane's or a compound's name (N36)."""
+LANE_STEM_END_BAD = frozenset(w for w in ALL_SUFFIX_WORDS if len(w) == 1) | THING_HEADS | LANDFORMS | LOCALIZERS \
+    | frozenset("境田地场区园营房屋室窝袋瓶囊匣盒箱柜包")
+"""The last character of a word for a space, a place or a container (识+海, 宗+门, 秘+境, 灵+田, 丹+炉, 玉+瓶): 里 after
+it is *inside* that thing, however coined the word, never a lane (N36)."""
+LANE_GIVEN = 0.6
+"""How much each of a lane's two characters must read as a given name's (:meth:`_Lexicon.given`): a lane is named as a
+shop or a child is, with words of virtue, fortune and peace (德+馨 0.93/0.94, 福+寿, 嘉+禾, 新+安, 卫+东), where a coined
+word for a nook or a thing is not (桌+缝, 窑+膛, 牛+栏, 塔+筒, 皮+卡: one of them under 0.5) (N36)."""
+
+
+def _lane_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a lane or a dwelling compound named ``X里`` (德馨里, 谈瀛里, 卫东里, 新安里): right after a word of
+    place (:data:`LANE`), two characters no dictionary holds as an everyday word — coined (德馨, 谈瀛) or a proper noun's
+    (新安, 嘉禾, 福寿), both characters reading as a given name's (:data:`LANE_GIVEN`) — then 里, not going on as 里面,
+    里头, 里边, 里外. An everyday word before 里 (院子里, 梧桐里) is inside that thing, as is a word for a space or a
+    container however coined (识海里, 宗门里: :data:`LANE_STEM_END_BAD`) and a coined word for a nook or a thing (桌缝里,
+    窑膛里); no function word, numeral, measure or determiner is in the word (N36)."""
+    for m in LANE.finditer(line):
+        stem = m.group(1)
+        if lex.common(stem) or stem[-1] in LANE_STEM_END_BAD or stem[0] in STEM_LEAD_BAD or stem[0] in DEMONSTRATIVES \
+                or set(stem) & (LONG_STEM_BAD | MEASURES | NUMERALS) or stem in GENERIC_STEMS \
+                or lex.freq.get(stem + "里") or min(map(lex.given, stem)) < LANE_GIVEN:
+            continue
+        yield stem + "里", m.start(1)
+
+
 SHOP_TRADES = ("栈", "客栈", "行", "商行", "庄", "坊", "烧锅", "批局", "茶坊", "茶社", "茶馆", "茶楼", "酒坊", "酒馆", "酒楼",
                "饭馆", "饭店", "面馆", "纸坊", "油坊", "染坊", "当铺", "钱庄", "药铺", "铁铺", "布庄", "大车店", "车马店", "客店",
                "照相馆")
@@ -3264,6 +3293,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _shop_stem_candidates(lex, line, bounds, said):  # 同和栈 … 同和是 (N34)
             c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
             c.kind, c.shape, c.context = "组织", 2, True
+        for name, col in _lane_candidates(lex, line):  # 住在+德馨里, 走出+谈瀛里 (N36)
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "地点", 2, True
         for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
