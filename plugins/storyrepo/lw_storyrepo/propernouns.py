@@ -143,6 +143,15 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越众")
 STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从连")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
+RESULT_ENDS = frozenset("成于为作")
+"""What a verb takes before the thing it makes or the place it happens in (熬+成+汤, 划+成+海, 殁+于+城, 化+为+灰,
+化+作+海): after a verb of the dictionary, the clause, never a stem (德+成+号, 天+成+堂 open on no verb) (N36)."""
+
+
+def _verb_and_result(lex: "_Lexicon", stem: str) -> bool:
+    """Whether ``stem`` ends in a verb of the dictionary and one of :data:`RESULT_ENDS` (熬成, 划成, 化为): before a place's
+    or a thing's suffix, a clause (熬成+汤, 湾+划成+海), no name's stem (N36)."""
+    return len(stem) >= 2 and stem[-1] in RESULT_ENDS and lex.tags.get(stem[-2], "")[:1] == "v"
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -1026,6 +1035,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word)
                     and (stem[1] not in MEASURES or whole_word)
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
+                    and not _verb_and_result(lex, stem)  # 熬+成+汤 (N36)
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
@@ -1057,8 +1067,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or (stem[-2:] in ALL_SUFFIX_WORDS and not placed_group) \
-                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH):
-                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH) \
+                    or _verb_and_result(lex, stem):
+                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺; 湾+划成+海 (N36)
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
             yield name, kind, 1 - verb_led, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
@@ -1170,7 +1181,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                 if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
-                        or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                        or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS \
+                        or _verb_and_result(lex, stem):  # 划成+海 (N36)
                     continue
                 if _side_of(lex, stem, suffix):
                     continue
