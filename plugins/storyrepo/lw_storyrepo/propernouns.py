@@ -2353,19 +2353,24 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
 
 NUMBERED = re.compile(r"[一二三四五六七八九十]{1,3}号")
 NUMBERED_STEM_END_BAD = frozenset("第月日天年周期号楼层室间排座栋")
+HOUSE_STEM_ENDS = frozenset("里弄")
+"""The end of a lane's name (德润+里, 猫耳+弄): a number and 号 after it is a house's door in that lane, its address, never a
+vehicle's name (德润里+十七号) (N36)."""
 
 
 def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a vehicle's or a probe's name: a noun of two or three characters, one
     token, then a number and 号 (开拓者三号, 神舟五号). Never a date or a place in a row (下月三号,
     第六号, 以前在七号), a part in a cast (男二号: one character), a numbered part of a place
-    (空间站七号泊位, 码头三号仓库) or a run of numbered things (三号箱到十号箱: the stem follows a number's 号)."""
+    (空间站七号泊位, 码头三号仓库), a house in a lane (德润里十七号: :data:`HOUSE_STEM_ENDS`) or a run of numbered things
+    (三号箱到十号箱: the stem follows a number's 号)."""
     for m in NUMBERED.finditer(line):
         for size in (3, 2):
             start = m.start() - size
             stem = line[start:m.start()] if start >= 0 else ""
             if not stem or start not in bounds or any(b in bounds for b in range(start + 1, m.start())) \
                     or not CJK.fullmatch(stem) or set(stem) & (PARTICLES | DETERMINERS) or stem[-1] in NUMBERED_STEM_END_BAD \
+                    or stem[-1] in HOUSE_STEM_ENDS \
                     or (line[start - 1:start] == "号" and line[start - 2:start - 1] in NUMERALS) \
                     or stem[0] in STEM_LEAD_BAD or lex.tags.get(stem, "n")[:1] != "n" \
                     or any(stem.endswith(sfx) for sfx in ALL_SUFFIX_WORDS) \
