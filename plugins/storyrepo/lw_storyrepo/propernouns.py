@@ -143,6 +143,15 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越众")
 STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从连")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
+RESULT_ENDS = frozenset("成于为作")
+"""What a verb takes before the thing it makes or the place it happens in (熬+成+汤, 划+成+海, 殁+于+城, 化+为+灰,
+化+作+海): after a verb of the dictionary, the clause, never a stem (德+成+号, 天+成+堂 open on no verb) (N36)."""
+
+
+def _verb_and_result(lex: "_Lexicon", stem: str) -> bool:
+    """Whether ``stem`` ends in a verb of the dictionary and one of :data:`RESULT_ENDS` (熬成, 划成, 化为): before a place's
+    or a thing's suffix, a clause (熬成+汤, 湾+划成+海), no name's stem (N36)."""
+    return len(stem) >= 2 and stem[-1] in RESULT_ENDS and lex.tags.get(stem[-2], "")[:1] == "v"
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -1026,6 +1035,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word)
                     and (stem[1] not in MEASURES or whole_word)
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
+                    and not _verb_and_result(lex, stem)  # 熬+成+汤 (N36)
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
@@ -1057,8 +1067,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or (stem[-2:] in ALL_SUFFIX_WORDS and not placed_group) \
-                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH):
-                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH) \
+                    or _verb_and_result(lex, stem):
+                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺; 湾+划成+海 (N36)
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
             yield name, kind, 1 - verb_led, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
@@ -1170,7 +1181,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                 if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
-                        or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                        or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS \
+                        or _verb_and_result(lex, stem):  # 划成+海 (N36)
                     continue
                 if _side_of(lex, stem, suffix):
                     continue
@@ -1520,6 +1532,35 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
             if said(place) > said(name):
                 yield name, at
                 break
+
+
+LANE = re.compile(r"(?:[在到去从往回过进出住穿经抵至于]|离开)了?([\u4e00-\u9fff]{2})里(?![面头边外])")
+"""A word of place before two characters and 里 (在+德馨+里, 住+卫东+里, 离开+德润+里, 走出+谈瀛+里): a preposition or a
+verb of going, living or leaving, then what may be a lane's or a compound's name (N36)."""
+LANE_STEM_END_BAD = frozenset(w for w in ALL_SUFFIX_WORDS if len(w) == 1) | THING_HEADS | LANDFORMS | LOCALIZERS \
+    | frozenset("境田地场区园营房屋室窝袋瓶囊匣盒箱柜包")
+"""The last character of a word for a space, a place or a container (识+海, 宗+门, 秘+境, 灵+田, 丹+炉, 玉+瓶): 里 after
+it is *inside* that thing, however coined the word, never a lane (N36)."""
+LANE_GIVEN = 0.6
+"""How much each of a lane's two characters must read as a given name's (:meth:`_Lexicon.given`): a lane is named as a
+shop or a child is, with words of virtue, fortune and peace (德+馨 0.93/0.94, 福+寿, 嘉+禾, 新+安, 卫+东), where a coined
+word for a nook or a thing is not (桌+缝, 窑+膛, 牛+栏, 塔+筒, 皮+卡: one of them under 0.5) (N36)."""
+
+
+def _lane_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a lane or a dwelling compound named ``X里`` (德馨里, 谈瀛里, 卫东里, 新安里): right after a word of
+    place (:data:`LANE`), two characters no dictionary holds as an everyday word — coined (德馨, 谈瀛) or a proper noun's
+    (新安, 嘉禾, 福寿), both characters reading as a given name's (:data:`LANE_GIVEN`) — then 里, not going on as 里面,
+    里头, 里边, 里外. An everyday word before 里 (院子里, 梧桐里) is inside that thing, as is a word for a space or a
+    container however coined (识海里, 宗门里: :data:`LANE_STEM_END_BAD`) and a coined word for a nook or a thing (桌缝里,
+    窑膛里); no function word, numeral, measure or determiner is in the word (N36)."""
+    for m in LANE.finditer(line):
+        stem = m.group(1)
+        if lex.common(stem) or stem[-1] in LANE_STEM_END_BAD or stem[0] in STEM_LEAD_BAD or stem[0] in DEMONSTRATIVES \
+                or set(stem) & (LONG_STEM_BAD | MEASURES | NUMERALS) or stem in GENERIC_STEMS \
+                or lex.freq.get(stem + "里") or min(map(lex.given, stem)) < LANE_GIVEN:
+            continue
+        yield stem + "里", m.start(1)
 
 
 SHOP_TRADES = ("栈", "客栈", "行", "商行", "庄", "坊", "烧锅", "批局", "茶坊", "茶社", "茶馆", "茶楼", "酒坊", "酒馆", "酒楼",
@@ -2312,19 +2353,24 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
 
 NUMBERED = re.compile(r"[一二三四五六七八九十]{1,3}号")
 NUMBERED_STEM_END_BAD = frozenset("第月日天年周期号楼层室间排座栋")
+HOUSE_STEM_ENDS = frozenset("里弄")
+"""The end of a lane's name (德润+里, 猫耳+弄): a number and 号 after it is a house's door in that lane, its address, never a
+vehicle's name (德润里+十七号) (N36)."""
 
 
 def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a vehicle's or a probe's name: a noun of two or three characters, one
     token, then a number and 号 (开拓者三号, 神舟五号). Never a date or a place in a row (下月三号,
     第六号, 以前在七号), a part in a cast (男二号: one character), a numbered part of a place
-    (空间站七号泊位, 码头三号仓库) or a run of numbered things (三号箱到十号箱: the stem follows a number's 号)."""
+    (空间站七号泊位, 码头三号仓库), a house in a lane (德润里十七号: :data:`HOUSE_STEM_ENDS`) or a run of numbered things
+    (三号箱到十号箱: the stem follows a number's 号)."""
     for m in NUMBERED.finditer(line):
         for size in (3, 2):
             start = m.start() - size
             stem = line[start:m.start()] if start >= 0 else ""
             if not stem or start not in bounds or any(b in bounds for b in range(start + 1, m.start())) \
                     or not CJK.fullmatch(stem) or set(stem) & (PARTICLES | DETERMINERS) or stem[-1] in NUMBERED_STEM_END_BAD \
+                    or stem[-1] in HOUSE_STEM_ENDS \
                     or (line[start - 1:start] == "号" and line[start - 2:start - 1] in NUMERALS) \
                     or stem[0] in STEM_LEAD_BAD or lex.tags.get(stem, "n")[:1] != "n" \
                     or any(stem.endswith(sfx) for sfx in ALL_SUFFIX_WORDS) \
@@ -3264,6 +3310,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _shop_stem_candidates(lex, line, bounds, said):  # 同和栈 … 同和是 (N34)
             c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
             c.kind, c.shape, c.context = "组织", 2, True
+        for name, col in _lane_candidates(lex, line):  # 住在+德馨里, 走出+谈瀛里 (N36)
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "地点", 2, True
         for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
