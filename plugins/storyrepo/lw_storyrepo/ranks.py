@@ -918,10 +918,12 @@ class RankReader:
                    antecedent: Callable[[int, int], str | None]) -> str | None:
         """The one the quotes of line ``i`` are spoken to, told by its narration (outside the quotes): the one person
         (a card's name, or 他/她 read back to one) right after a word of turning to or looking at (:data:`ADDRESSED`:
-        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. Named so by no one: the one
-        speaker of the turn before (:meth:`_turn_before`)."""
+        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, or a pronoun read back to one the
+        narration names otherwise (the speaker: 陆青崖看着她), None. Named so by no one: the one speaker of the turn
+        before (:meth:`_turn_before`)."""
         line = lines[i]
         found: set[str] = set()
+        others: set[str] = set()  # named in the narration but not turned to: the speaker (陆青崖看着她: 她 is not 陆青崖)
         at = 0
         for quote in [*QUOTED.finditer(line), None]:
             end = quote.start() if quote else len(line)
@@ -936,8 +938,12 @@ class RankReader:
                 if ADDRESSED.search(line, max(at, m.start() - ADDRESS_REACH), m.start()) \
                         and not line.startswith("的", m.end()):
                     found.add(aliases.get(m.group(), m.group()))
+                else:
+                    others.add(aliases.get(m.group(), m.group()))
             at = quote.end() if quote else end
         found &= set(self.cards)
+        if found & others:
+            return None  # a pronoun read back to the one who speaks: no guess
         if found:
             return next(iter(found)) if len(found) == 1 else None
         return self._turn_before(lines, i, names, aliases)

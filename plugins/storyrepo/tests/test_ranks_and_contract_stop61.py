@@ -65,3 +65,8 @@ def test_a_rank_to_a_face_with_no_listener_told_is_no_finding() -> None:
     assert not _found("“我去递缆绳。”房德厚站起来。\n\n“你是木匠，这活儿不归你管。”房德厚自己嘟囔。")
     # two turned to: no guess
     assert not _found("老船工看看房德厚，又看看阿福：“你是木匠，这活儿不归你管。”")
+
+
+def test_a_pronoun_looked_at_read_back_to_the_speaker_is_no_listener() -> None:
+    # 葛水生 speaks and looks at 他; read back, 他 would be 葛水生 himself (the one named, and the point of view): no guess
+    assert not _found("葛水生看着他：“你一个木匠，一句话传出去，坞主就要找你。”")
