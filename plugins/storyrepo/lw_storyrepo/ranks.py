@@ -810,7 +810,7 @@ class RankReader:
             vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
             if listener is None and not vocative and lines is not None and quoted_at(lines[i], col - 1 + r.start()):
-                listener = self._addressee(lines, i, names, aliases, antecedent)  # 瞅他一眼：“你是R…”
+                listener = self._addressee(lines, i, names, aliases, antecedent, pov)  # 瞅他一眼：“你是R…”
             if listener:
                 return listener, "narration", rung
         if sentence.startswith("的", r.end()) and SERVED_AS.search(sentence, max(0, r.start() - 12), r.start()):
@@ -915,11 +915,12 @@ class RankReader:
         return aliases.get(known.group(), known.group()) if known else self.called.get(form)
 
     def _addressee(self, lines: list[str], i: int, names: re.Pattern[str], aliases: dict[str, str],
-                   antecedent: Callable[[int, int], str | None]) -> str | None:
+                   antecedent: Callable[[int, int], str | None], pov: str | None) -> str | None:
         """The one the quotes of line ``i`` are spoken to, told by its narration (outside the quotes): the one person
         (a card's name, or 他/她 read back to one) right after a word of turning to or looking at (:data:`ADDRESSED`:
-        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, or a pronoun read back to one the
-        narration names otherwise (the speaker: 陆青崖看着她), None. Named so by no one: the one speaker of the turn
+        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to one the
+        narration names otherwise (the speaker) is the point of view ``pov`` instead, unless the narration names
+        them too (陆青崖看着她 told by 陆青崖: None). Named so by no one: the one speaker of the turn
         before (:meth:`_turn_before`)."""
         line = lines[i]
         found: set[str] = set()
@@ -943,7 +944,9 @@ class RankReader:
             at = quote.end() if quote else end
         found &= set(self.cards)
         if found & others:
-            return None  # a pronoun read back to the one who speaks: no guess
+            # a pronoun read back to the one who speaks (宫大哥瞅他一眼): the other one always there, the point of view,
+            # unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess)
+            return pov if len(found) == 1 and pov is not None and pov not in others else None
         if found:
             return next(iter(found)) if len(found) == 1 else None
         return self._turn_before(lines, i, names, aliases)

@@ -70,3 +70,5 @@ def test_a_rank_to_a_face_with_no_listener_told_is_no_finding() -> None:
 def test_a_pronoun_looked_at_read_back_to_the_speaker_is_no_listener() -> None:
     # 葛水生 speaks and looks at 他; read back, 他 would be 葛水生 himself (the one named, and the point of view): no guess
     assert not _found("葛水生看着他：“你一个木匠，一句话传出去，坞主就要找你。”")
+    # the speaker a card not the point of view: 他, read back to the speaker, is the point of view (葛水生, 小工)
+    assert _said(_found("鲍启明瞪了他一眼：“你是木匠，这活儿不归你管。”"), "葛水生", "木匠")
