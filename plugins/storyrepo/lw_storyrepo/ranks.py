@@ -404,7 +404,7 @@ ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
 
 def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[str, str]:
     """``{form: person}``: a character of a person's given name with a word of address after it (秋姐 for 沈砚秋, 满姐
-    for 林小满) or 阿 before it, and 小/老/阿 on the surname of its one bearer (老俞) — forms two people could go by, and
+    for 林小满) or 阿 before it, the whole given name of two characters or more with one (满江哥 for 陈满江), and 小/老/阿 on the surname of its one bearer (老俞) — forms two people could go by, and
     the prefixes 小/大/老/阿, left out."""
     seen: dict[str, set[str]] = {}
     for person in people:
@@ -412,6 +412,9 @@ def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[s
         for c in set(given) - set("小大老阿"):  # 小姐 is anyone's address, not 苏小禾's
             for form in [c + end for end in ADDRESS_ENDS] + ["阿" + c]:
                 seen.setdefault(form, set()).add(person)
+        if len(given) >= 2:  # 满江哥 for 陈满江: the whole given name and a word of address (rk2's round, stop 61)
+            for end in ADDRESS_ENDS:
+                seen.setdefault(given + end, set()).add(person)
     # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51); a form a
     # given name gives another (阿周 for 李小周 beside 周大成) is neither's (R51, stop 51)
     by_surname: dict[str, set[str]] = {}
@@ -468,6 +471,24 @@ NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休
 未来的R, 准R, 想当R: a rank to come, frk1 at stop 60)."""
 NOT_A_CLAIM_REACH = 8
 """How far before a title :data:`NOT_A_CLAIM_BEFORE` is looked for (longer than its longest word)."""
+SERVED_AGAIN = re.compile(rf"({SERVE_VERBS}){SPAN}")
+"""Right after a rank, the verb before it again with 了 and a span (做R做了三年, 当R当了五年, 干R干了大半年): the
+verb-copy word order of :data:`SERVED` (rk2's round, stop 61) — the verb said once before the rank and once after."""
+YOU_ARE = re.compile(r"(?<![等要若如假倘万当])你(?:现在|如今|眼下|可|好歹|毕竟|到底|总归|既然|既|本来就|本就)?是(?:一?个)?$")
+"""A quote's 你是R (你是副班长，这活儿不归你干; 你可是R; 你好歹是个R): the listener's rank told to their face — a
+rebuke or a reminder of duty (rk2's round, stop 61). Not 你要是R (a wish), 等你是R (a time to come), 你那时是R (a
+past: no other word may stand between 你 and 是), 你是R吗 (a question: :data:`ASKED_AFTER`)."""
+ASKED_AFTER = re.compile(r"^(?:吗|么|不|没|呢？|呢\?|[？?])")
+"""Right after the rank of :data:`YOU_ARE`: a question (你是R吗, 你是R不是, 你是R？)."""
+FROM_NOW_ON = re.compile(r"从今|打今|自今|从此|此后|往后|今后|以后|明儿起|明天起|明日起")
+"""Before :data:`YOU_ARE` in its sentence: a rank given from now on (从今天起你是R, 以后你是R): the card's next, not its
+now (the draft's setting changes say it)."""
+ADDRESSED = re.compile(r"(?:对着?|朝着?|冲着?|向着?|(?:瞅|看|瞪|瞟|盯|望|睨|瞄|剜|白|横)(?:了|着)?)$")
+"""In a line's narration, right before a person (a name or 他/她): the one spoken to — the speaker turned to them
+(对他说, 冲她喊, 朝X道) or looking at them (瞅他一眼, 瞪了X一眼, 看着她): the listener of the line's quote when it
+calls no one by name (rk2's round, stop 61)."""
+ADDRESS_REACH = 3
+"""How far before a person :data:`ADDRESSED` is looked for (its longest word)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -629,7 +650,8 @@ class RankReader:
             spans = [(m.start(), m.end()) for m in names.finditer(sentence) if m.group() not in self.ladder_of]
             starts = [a for a, _b in spans]
             for r in self.rung_re.finditer(sentence):
-                bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov, before[-LOOK_BACK:])
+                bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov, before[-LOOK_BACK:],
+                                   lines)
                 if bound is None:
                     continue
                 who, kind, said = bound
@@ -646,7 +668,9 @@ class RankReader:
                 spoken = lines is not None and quoted_at(lines[i], col - 1 + r.start())
                 if NOT_NOW_MARKS.search(before) or (GONE_TIME_SAID if spoken else GONE_TIME).search(before) \
                         or NEGATED.search(clause) \
-                        or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
+                        or NEGATED.search(sentence[r.end():r.end() + 2]) \
+                        or (UP_WORDS.search(clause) and not (DONE_TO_YOU.search(before) and sentence.startswith("了", r.end()))):
+                    # 你都当上R了: a rise told as done before now is the rank now (rk2's round, stop 61), not this chapter's rise
                     continue
                 if kind == "below":
                     held = self.compare(who, said)
@@ -687,9 +711,10 @@ class RankReader:
 
     def _bind(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], starts: list[int],
               names: re.Pattern[str], aliases: dict[str, str], i: int, col: int,
-              antecedent: Callable[[int, int], str | None], pov: str | None, before: str = "") -> tuple[str, str, str] | None:
+              antecedent: Callable[[int, int], str | None], pov: str | None, before: str = "",
+              lines: list[str] | None = None) -> tuple[str, str, str] | None:
         """(person, frame kind, rung) the rank at ``r`` is said of, or None (``before``: the paragraph's text before the
-        sentence). Kinds: narration (a statement of the person's rank: warns when higher), title (an address: courtesy
+        sentence; ``lines``: the draft's lines, ``i`` the sentence's, to find a quote's listener in their narration). Kinds: narration (a statement of the person's rank: warns when higher), title (an address: courtesy
         may raise it), below."""
         rung = r.group("rung")
         rung = self.clipped.get(rung, rung)
@@ -777,12 +802,17 @@ class RankReader:
             listener = self._listener(called.group(1), names, aliases)
             if listener:
                 return listener, "narration", rung
-        if any((not done or sentence.startswith("了", r.end())) and frame.search(sentence, max(0, r.start() - 12), r.start())
-               for frame, done in YOU_FRAMES):
+        you_are = YOU_ARE.search(sentence, max(0, r.start() - 12), r.start()) is not None \
+            and not ASKED_AFTER.match(sentence, r.end()) and _states(sentence, r.end()) \
+            and not FROM_NOW_ON.search(sentence, max(0, r.start() - LOOK_BACK), r.start())
+        if you_are or any((not done or sentence.startswith("了", r.end())) and frame.search(sentence, max(0, r.start() - 12), r.start())
+                          for frame, done in YOU_FRAMES):
             # “满姐，莫怄了。”他说，“你都上炉头了…” / “小俞，你当了这么些年的R”: the listener the quote called at its
             # start, earlier in the paragraph (a window: a sentence of thousands of ranks is not read again for each)
             vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
+            if listener is None and not vocative and lines is not None and quoted_at(lines[i], col - 1 + r.start()):
+                listener = self._addressee(lines, i, names, aliases, antecedent, pov)  # 瞅他一眼：“你是R…”
             if listener:
                 return listener, "narration", rung
         if sentence.startswith("的", r.end()) and SERVED.search(sentence, max(0, r.start() - 12), r.start()):
@@ -843,25 +873,32 @@ class RankReader:
 
     def _served(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], k: int,
                 canon: Callable[[str], str]) -> str | None:
-        """The person said to have served the rank at ``r`` for a span (:data:`SERVED`): the last card's name before the
+        """The person said to have served the rank at ``r`` for a span (:data:`SERVED`, or the verb said again after the
+        rank: :data:`SERVED_AGAIN`): the last card's name before the
         verb, in its own clause, with only a place or a group's name (在某号, 在井队) and no other person between
         (:data:`SERVED_BY_ANOTHER`), the rank closing its statement and no next step told after it (:data:`SERVED_THEN`)."""
         served = SERVED.search(sentence, max(0, r.start() - MAX_BETWEEN), r.start())
-        if served is None or not _states(sentence, r.end()) or self._moved_on(sentence, r.end()):
+        said_at, told_to = (served.start(), r.end()) if served else (r.start() - 1, r.end())
+        if served is None:
+            again = SERVED_AGAIN.match(sentence, r.end())  # 做R做了三年: the verb before the rank said again after it
+            if again is None or not r.start() or sentence[r.start() - 1] != again.group(1)[0]:
+                return None
+            told_to = again.end()
+        if not _states(sentence, told_to) or self._moved_on(sentence, told_to):
             return None
         for j in range(k - 1, -1, -1):  # back from the rank, a few names at most (the window is MAX_BETWEEN long)
             a, b = spans[j]
-            if b > served.start():
+            if b > said_at:
                 continue
-            if served.start() - b > MAX_BETWEEN:
+            if said_at - b > MAX_BETWEEN:
                 return None
-            prefix = sentence[b:served.start()]
+            prefix = sentence[b:said_at]
             if not _own_clause(prefix) or SERVED_BY_ANOTHER.search(prefix):
                 return None
             who = canon(sentence[a:b])
             if who in self.cards:
                 return None if SERVED_UNDER.search(sentence, max(0, a - 3), a) else who
-            if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:served.start()]) > MAX_BETWEEN:
+            if not a or sentence[a - 1] not in PLACE_BEFORE or len(sentence[a:said_at]) > MAX_BETWEEN:
                 return None  # a name that is no card's is passed over only as a place (在某号)
         return None
 
@@ -878,6 +915,56 @@ class RankReader:
         of address (秋姐, 阿满)."""
         known = names.fullmatch(form)
         return aliases.get(known.group(), known.group()) if known else self.called.get(form)
+
+    def _addressee(self, lines: list[str], i: int, names: re.Pattern[str], aliases: dict[str, str],
+                   antecedent: Callable[[int, int], str | None], pov: str | None) -> str | None:
+        """The one the quotes of line ``i`` are spoken to, told by its narration (outside the quotes): the one person
+        (a card's name, or 他/她 read back to one) right after a word of turning to or looking at (:data:`ADDRESSED`:
+        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to one the
+        narration names otherwise (the speaker) is the point of view ``pov`` instead, unless the narration names
+        them too (陆青崖看着她 told by 陆青崖: None). Named so by no one: the one speaker of the turn
+        before (:meth:`_turn_before`)."""
+        line = lines[i]
+        found: set[str] = set()
+        others: set[str] = set()  # named in the narration but not turned to: the speaker (陆青崖看着她: 她 is not 陆青崖)
+        at = 0
+        for quote in [*QUOTED.finditer(line), None]:
+            end = quote.start() if quote else len(line)
+            for m in re.finditer(r"他(?![们的])|她(?![们的])", line[at:end]):
+                k = at + m.start()
+                if ADDRESSED.search(line, max(at, k - ADDRESS_REACH), k):
+                    who = antecedent(i, k + 1)
+                    if who is None:
+                        return None
+                    found.add(who)
+            for m in names.finditer(line, at, end):
+                if ADDRESSED.search(line, max(at, m.start() - ADDRESS_REACH), m.start()) \
+                        and not line.startswith("的", m.end()):
+                    found.add(aliases.get(m.group(), m.group()))
+                else:
+                    others.add(aliases.get(m.group(), m.group()))
+            at = quote.end() if quote else end
+        found &= set(self.cards)
+        if found & others:
+            # a pronoun read back to the one who speaks (宫大哥瞅他一眼): the other one always there, the point of view,
+            # unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess)
+            return pov if len(found) == 1 and pov is not None and pov not in others else None
+        if found:
+            return next(iter(found)) if len(found) == 1 else None
+        return self._turn_before(lines, i, names, aliases)
+
+    def _turn_before(self, lines: list[str], i: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
+        """The one spoken to in a dialogue's turn (“给小满讨点热水。”沈砚站起来。⏎“你一个R…”郭直学说): the one card's
+        name in the narration of the line before (the nearest one not blank), when that line holds a quote too and line
+        ``i``'s own narration does not name that person (rk2's round, stop 61); else None."""
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        if j < 0 or QUOTED.search(lines[j]) is None:
+            return None
+        spoke = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[j]))} & set(self.cards)
+        here = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[i]))}
+        return next(iter(spoke)) if len(spoke) == 1 and not spoke & here else None
 
     def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
                       names: re.Pattern[str], aliases: dict[str, str]) -> bool:

@@ -436,7 +436,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 7/15 → 11/15 (位置 3/3: 长途/电报 far places, 碰到; 状态: 不许上 a boat), false alarms unchanged; the eighteenth
     # round (stop 47, tuned on 十八 and 十九): 12/15 (a broken leg climbing the mast: 上不得梯子).
     ("连续性-盲评十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),  # 持有-3 (一把长柄的黑铁钥匙 for 铁柜钥匙): the twenty-eighth round
+     # 境界-3 (“满江哥，…”…“你都当上大副了”) caught: rk2's round (stop 61: a rise told done before now to the listener is the rank now)
+     [("连贯-持有-2.md", "持有"),  # 持有-3 (一把长柄的黑铁钥匙 for 铁柜钥匙): the twenty-eighth round
       ("泄密-5.md", "胡德贵")], 1),  # 2 -> 1: H11's round (stop 58: 好-1's 当了四年学徒才熬上水手 — a stage reached, not below it;
     # 好-1 no longer sent back); the nineteenth round: 合同-3/5 caught (an errand in words, a handover kept back), 4 -> 3 (师父落水以后)
     # 3 -> 2: K2's contract round (stop 54: 江顺轮 only inside 胡德贵说…, the telling in the prose — a place of a told detail)
@@ -473,7 +474,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # The twentieth round: the ledger its holder brings out (2) and the teacher's laugh in a counted habit (1) are gone;
     # left: 28 禁足 findings in the confined one's own courtyard (one book's form), a talk to the dead (说给先生听：).
     ("连续性-盲评二十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-位置-2.md", "位置"), ("合同-3.md", "石塘镇")],  # 持有-1: the twenty-eighth round
+     # 境界-1 (“…”沈砚站起来。⏎“…你一个上舍生，…”) caught: rk2's round (stop 61: 你一个R to the speaker of the turn before)
+     [("连贯-位置-2.md", "位置"), ("合同-3.md", "石塘镇")],  # 持有-1: the twenty-eighth round
      4),  # 合同-5 (回头再说; 去临安的三个人 names people) and 5 -> 4 (临安): L2's pool round (stop 50)
     # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34;
     # the twenty-first round: 时间-2 caught (离二十九日开船，只剩三天了: a date and its event, a comma before the count);
@@ -889,6 +891,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarm, no good draft sent back; 5/15 with stop 60's rounds (rk1's ranks, T9's time; not tuned on it; its
     # README); a development set since stop 61.
     ("连续性-盲评四十八", {"连贯": 15, "合同": 5, "泄密": 5},
+     # 境界-1 (金宝做管车做了三年) caught: rk2's round (stop 61: the verb-copy span, 做R做了N年)
      # 状态-2 (夜班簿 “初六夜班，司炉周长根，…” for the dead) caught: RL1's round (stop 61: a role glued to a name in a
      # record headed by a bare day, the dead on a day since the death their card dates)
      # 时间-2 (上海朱先生明朝就到) and 时间-3 (阿爹出事才半个月) caught: T10's round (stop 61: a comer named by a titled
@@ -897,7 +900,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 位置-1 (你阿哥刚刚来账房替你领过工钱了), 位置-2 (戴金丝边眼镜的钱经理…从车间那头踱过来) and 状态-3 (三宝刚刚在煤堆边上…)
      # caught: RP1's round (stop 61: a card's letters at intervals make its place far; a report of a person of the cards
      # reaching a place of here today, read for the far and the dead and missing; walking in from a part of here)
-     [('连贯-境界-1.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置'),
+     [('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置'),
       ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口')],
      # 泄密-4 (a letter read out, signed 阿哥，九月初三。) caught and its false alarm on 周阿巧, the reader, gone: m1 (stop 61:
      # one signature — the leak check's letter writer reads H13's LETTER_DATE, a row of stop 60 written before this book
@@ -907,13 +910,14 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 5/5 and 1 false alarm, one good draft sent back; 5/15 with stop 60's rounds (rk1's ranks; not tuned on it; its
     # README); a development set since stop 61.
     ("连续性-盲评四十九", {"连贯": 15, "合同": 5, "泄密": 5},
+     # 境界-1 (瞅他一眼：“你是副班长，…”) caught: rk2's round (stop 61: 你是R to the one the narration looks at)
      # 状态-3 (电话记录 “…接电话人：焦守田。” for the deaf man whose card says 不能接电话) caught: RL1's round (stop 61: a
      # post line of today's document naming someone the card bars from the post's act)
      # 时间-2 (矿务局的人后天就来盘炸药库了) caught: T10's round (stop 61: a body's people are the body, its party's dated
      # coming theirs)
      # 位置-1 (你哥晌午上食堂找你来着), 位置-2 (苗瘸子拄着拐从库房后头…过来了) and 位置-3 (哥今儿下了火车来看你) caught: RP1's
      # round (stop 61: as 四十八's)
-     [('连贯-境界-1.md', '境界'), ('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
+     [('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
       ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭'), ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
      1),
 ])
