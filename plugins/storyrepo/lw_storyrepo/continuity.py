@@ -1977,14 +1977,22 @@ names all the field holds (葛福林; 蒋朝奉、钱朝奉) up to the field's e
 LETTER_FRAME = re.compile(r"信|电报|来电|寄来|捎来|带来的条")
 """Words before a quoted piece that make it a letter or a wire from elsewhere (拆开哥的信：“…”): its labels are no posts of
 here."""
-POST_BAR = re.compile(r"不能|不许|不准|不得|不可|无法|没法|(?<=[\u4e00-\u9fff])(?:不了|不得)")
-"""Words of a card barring its holder an act (不能接电话, 上不了观测场, 不能缫丝、索绪、写字): a post whose act the rest of
-that clause names (a list after the bar word included) is one they cannot hold (RL1, stop 61: :func:`_barred_post`)."""
+POST_BAR = re.compile(r"不能|不许|不准|不可(?![少缺])|无法|没法|(?<![巴恨舍怪顾由免少离忘错大了])不得(?!不)|"
+                      r"(?<=[\u4e00-\u9fff])(?<![巴恨舍怪顾由免少离忘错大了])不了")
+"""Words of a card barring its holder an act (不能接电话, 上不了观测场, 不能缫丝、索绪、写字): a post whose act the words right
+after the bar name (a list after the bar word included, up to :data:`BAR_END`) is one they cannot hold (RL1, stop 61:
+:func:`_barred_post`). Not the fixed words of wish or need (巴不得, 恨不得, 舍不得, 少不了, 离不了, 免不了, 不得不, 不可少:
+frl1, stop 61, R61's RL1-5)."""
+BAR_END = re.compile(r"只|就|但|可以|可是|却|还能|还可|还得|也能|也可|倒能|改|而")
+"""What ends the act a bar word bars (不能下井只能在井口值班: 下井 barred, 值班 allowed — frl1, stop 61, R61's RL1-5)."""
 POST_HOLDER = re.compile(rf"(?:{DUTY_HOLDER})$")
 """What ends a post's label after its act (接电话人, 记录员): dropped to read the act itself."""
 NO_POST_STATES = ABED + CONFINED
 """States that keep someone from every post of a workplace (卧床, 重伤, 在押, 住院, 闭关): whatever a document of the day
 names them to do, they did not do it (RL1, stop 61)."""
+LAID_UP_LABEL = re.compile(r"伤|病|患|号|犯|押|囚|探视|探监|就医|看病|诊|休|歇|养|疗|假|住院|卧床|在家")
+"""A label that names someone *as* laid up, held or off (伤员, 病号饭, 休息, 轮休, 在家养伤, 在押人员, 探视对象): a list of
+:data:`NO_POST_STATES`' own kind, no post they cannot hold (frl1, stop 61, R61's RL1-3)."""
 GLUED_ROLE = r"(?P<label>[\u4e00-\u9fff]{1,4}?)"
 """A role word glued to a name at a record's clause start (司炉周长根, 夜班张三, 值班 李四): a trade, a post or a shift, any
 word of one to four characters but :data:`GLUED_NOT`'s (RL1, stop 61)."""
@@ -2231,19 +2239,24 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
 
 def _barred_post(world: World, who: str, state: str, label: str) -> str:
     """What keeps ``who`` from the post ``label`` a document of the day names them to (RL1, stop 61), as the finding
-    says it: a state that keeps them from every post (:data:`NO_POST_STATES`: 卧床, 在押, 住院), or a clause of their card
-    barring the post's act (:data:`POST_BAR`: 不能接电话 against 接电话人; 上不了观测场 against 观测) — the label's act, its
-    holder's word (:data:`POST_HOLDER`) and a word of today dropped, of two characters or more, in the rest of the clause
-    after the bar word. ``""`` when nothing does."""
+    says it: a state that keeps them from every post (:data:`NO_POST_STATES`: 卧床, 在押, 住院) unless the label names
+    them as such (:data:`LAID_UP_LABEL`: 伤员, 休息), or a clause of their card barring the post's act (:data:`POST_BAR`:
+    不能接电话 against 接电话人; 上不了观测场 against 观测; 接不了电话 against 接电话) — the label's act, its holder's word
+    (:data:`POST_HOLDER`) and a word of today dropped, of two characters or more, in the words the bar bars (after the bar
+    word up to :data:`BAR_END`, the verb before a 不了/不得 with them). ``""`` when nothing does."""
     if state.startswith(NO_POST_STATES):
-        return state
+        return "" if LAID_UP_LABEL.search(label) else state
     act = POST_HOLDER.sub("", re.sub(rf"^(?:{'|'.join(TODAY_DOCUMENT)})", "", label))
     if len(act) < 2:
         return ""
     for clause in re.split(r"[，,。；;：:\n]", world.texts.get(who, "")):
-        bar = POST_BAR.search(clause)
-        if bar is not None and act in clause[bar.start():]:
-            return clause[bar.start():].strip()
+        for bar in POST_BAR.finditer(clause):
+            rest = clause[bar.end():]
+            barred = rest[:end.start()] if (end := BAR_END.search(rest)) else rest
+            # V不了O bars VO (接不了电话: 接电话)
+            verb = clause[bar.start() - 1] if bar.group().startswith(("不了", "不得")) and bar.start() else ""
+            if act in verb + barred:
+                return (clause[bar.start() - len(verb):bar.end()] + barred).strip()
     return ""
 
 
