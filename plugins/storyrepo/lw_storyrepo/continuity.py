@@ -2018,8 +2018,14 @@ DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=(?:[\d〇零一二三四五
 """A day a document is dated (九月五日十四时，…; 民国二十一年八月初十; 1957年9月5日), with its era and year when written."""
 OTHER_YEAR = re.compile(r"去年|前年|明年|后年|那年|当年|往年|[上下]一?年")
 """Words just before a document's date that put it in another year (去年九月五日)."""
+OLD_BOOK = re.compile(rf"{OTHER_YEAR.pattern}|(?<![依仍照守念怀叙])旧|发黄|泛黄|箱底|从前|早年|抄件|抄本|底稿|存档|档案|老账|老皇历|老黄历")
+"""Words before a quoted record that make it an old book or a copy (翻开去年的值班簿, 发黄的旧值班簿, 旧账, 一份抄件): its bare
+day (:data:`BARE_DAY`) is no day of the in-book month (frl1, stop 61, R61's RL1-1)."""
 DOCUMENT_EXCERPT = 50
 """How far before a document's act its finding's excerpt may start (from its date, else from the act's own clause)."""
+DEATH_RECORD = re.compile(rf"{DIED_WORDS.pattern}|{alternation(MOURNING_WORDS)}|殉职|殉难|牺牲|罹难|烈士|追认|追悼|安葬|收殓|亡|遗|恤")
+"""Words in a record's sentence naming the dead that make it a record *of* the death (抚恤：某, 遇难：某, 烈士某, 工友某，殉职):
+the dead are named for their death, on no post (frl1, stop 61, R61's RL1-2)."""
 NOT_AN_ACT = "的之、和与及同跟给被让叫向对"
 """Characters after a name at an entry's clause start that make it no subject acting (沈某的布, 沈某、冯某…)."""
 NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|请假|请了假|告假|休假|探亲|回|去|走了|走的|没了|不在|去世|过世|死|病故|"
@@ -2167,7 +2173,8 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
         dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
         if pieces[0][:2] in undated:  # dated today by a word: a date read at its start
             dated = (0, 0, next(w for w in TODAY_DOCUMENT if w in (pieces[0][2] + _before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1)))))
-        bare = BARE_DAY.match(pieces[0][2]) if quoted and not DOCUMENT_DATE.match(pieces[0][2].lstrip()) else None
+        bare = BARE_DAY.match(pieces[0][2]) if quoted and not DOCUMENT_DATE.match(pieces[0][2].lstrip()) \
+            and not OLD_BOOK.search(_before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1))) else None
         opens_dated = quoted and (DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None or bare is not None) and (
             DOCUMENT_FRAME.search(_before_quote(lines, pieces[0][0], pieces[0][1] - 1)) is not None
             or len(list(DOCUMENT_DATE.finditer(pieces[0][2]))) > 1)
@@ -2209,6 +2216,12 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                 if not (date[2] in TODAY_DOCUMENT or is_today(date[2])
                         or (dead and label and after_death(who, date[2]))):  # a post of a day since the death
                     continue
+                if dead:  # the sentence naming them, from its date at most: a record of the death names no post
+                    head = max([date[1] if date[0] == k else 0] + [text.rfind(c, 0, at) + 1 for c in "。；;！!？?"])
+                    foot = min([starts[on] if on < len(starts) else len(text)]
+                               + [e for c in "。；;！!？?" if (e := text.find(c, at)) >= 0])
+                    if DEATH_RECORD.search(text, head, foot):
+                        continue
                 barred = "" if dead or not label or who in revived else _barred_post(world, who, state, label)
                 if (who, dead or bool(barred)) in told \
                         or not (dead or barred or (pov and pov_place and who in far and who not in present)):
