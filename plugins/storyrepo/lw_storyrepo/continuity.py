@@ -1924,7 +1924,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if pov_place:
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
-    if names is not None and now and ("月" in text or "“" in text or any(w in text for w in TODAY_DOCUMENT)):
+    if names is not None and now and ("月" in text or "“" in text or "「" in text or any(w in text for w in TODAY_DOCUMENT)):
         # a document dated today, by its date or a word (今朝高柜：…): who it says acted (D1, stop 59; P3, stop 60)
         at_place = (next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None)
                     or str(world.cards.get(pov, {}).get("位置") or "") or None) if pov else None
@@ -2003,7 +2003,7 @@ GLUED_NOT = re.compile(rf"[{NOT_SUBJECT}了着过到见起是在有说讲问喊�
 SHIFTS = ("夜班", "早班", "中班", "白班", "晚班", "大夜", "小夜", "前半夜", "后半夜", "夜里", "上午", "下午", "早上", "晚上",
           "夜", "早", "晚")
 """The shifts a record's day may be followed by (初六夜班, 十二日早班): what makes a bare day a record's head."""
-BARE_DAY = re.compile(r"\s*(?P<day>初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|"
+BARE_DAY = re.compile(r"\s*(?P<day>(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅)[日号]?|"
                       r"(?:[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九]|[12]?\d|3[01])[日号])"
                       rf"(?=[，,、\s]|(?:{alternation(SHIFTS)}))")
 """A record's head that is a day without its month (初六夜班，…; 十二日，…): a day of the in-book month, read no later than
@@ -2112,7 +2112,7 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
 
     @functools.cache
     def is_today(text: str) -> bool:
-        read = book_time(text)
+        read = book_time(text if "月" in text else f"{month}月{text}")  # a bare day: the in-book month's (R61's RL1-6)
         if read is None or read[1][1:] != (month, day):
             return False
         told_era, (told_year, _m, _d) = read

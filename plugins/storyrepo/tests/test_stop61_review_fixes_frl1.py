@@ -56,6 +56,8 @@ def test_a_post_the_card_allows_or_wishes_for_is_not_barred(card: str, body: str
     (CAN_ONLY, "韦先生念今天的派工单：“今日下井：周长根。”"),
     ("锅炉工，耳朵背，不能接电话，也不能值班。", "韦先生念今天的派工单：“今日值班：周长根。”"),
     ("锅炉工，耳朵背，不能接电话、值班。", "韦先生念今天的派工单：“今日值班：周长根。”"),
+    # V不了O bars VO
+    ("锅炉工，耳朵背，接不了电话。", "韦先生念今天的派工单：“今日接电话：周长根。”"),
 ])
 def test_the_act_right_after_the_bar_is_still_barred(card: str, body: str) -> None:
     found = _found(body, MID_MONTH, card, "在世")
@@ -118,3 +120,37 @@ def test_a_list_of_the_laid_up_is_no_post_barred(body: str) -> None:
 def test_the_bedridden_on_a_post_of_today_is_still_caught(body: str) -> None:
     found = _found(body, MID_MONTH)
     assert len(found) == 1 and found[0].subject.field == "状态" and "卧床" in found[0].message, found
+
+
+# --- RL1-6: a bare day that is today is today (a widening, with RL1-1's guard) ---
+
+ROLE_LINES = C.round_file("test_continuity_role_lines")
+
+
+def test_a_bare_day_that_is_today_puts_the_away_one_here() -> None:
+    found = ROLE_LINES._found("桂芝翻开值班簿念道：“八号夜班，司炉刘德海。”", "刘德海")
+    assert len(found) == 1 and found[0].subject.field == "位置", found
+
+
+def test_a_bare_day_that_is_today_holds_the_undated_dead() -> None:
+    found = _found("韦先生翻开值班簿念道：“十五日夜班，司炉周长根，添煤三担。”", MID_MONTH, "锅炉工，死在锅炉房。", "已死")
+    assert len(found) == 1 and found[0].subject.field == "状态" and "本章当天" in found[0].message, found
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝翻开去年的值班簿念道：“八号夜班，司炉刘德海。”",
+    "桂芝翻开值班簿念道：“九号夜班，司炉刘德海。”",
+])
+def test_a_bare_day_of_an_old_book_or_another_day_stays_silent(body: str) -> None:
+    assert ROLE_LINES._found(body, "刘德海") == []
+
+
+# --- RL1-4: the corner quotes, 初X日 ---
+
+@pytest.mark.parametrize("body", [
+    "韦先生翻开值班簿念道：「初十夜班，司炉老聂。」",
+    "韦先生翻开值班簿念道：“初十日夜班，司炉老聂。”",
+])
+def test_the_corner_quotes_and_a_day_with_its_ri_are_read(body: str) -> None:
+    found = _found(body, MID_MONTH)
+    assert len(found) == 1 and found[0].subject.field == "状态" and "老聂" in found[0].message, found
