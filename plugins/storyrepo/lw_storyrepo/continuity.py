@@ -1947,7 +1947,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out += _reported_held(world, lines, first_line, revived, seen, pov_place, now)
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
-    if names is not None and now and ("月" in text or "“" in text or any(w in text for w in TODAY_DOCUMENT)):
+    if names is not None and now and ("月" in text or "“" in text or "「" in text or any(w in text for w in TODAY_DOCUMENT)):
         # a document dated today, by its date or a word (今朝高柜：…): who it says acted (D1, stop 59; P3, stop 60)
         at_place = (next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None)
                     or str(world.cards.get(pov, {}).get("位置") or "") or None) if pov else None
@@ -2000,14 +2000,22 @@ names all the field holds (葛福林; 蒋朝奉、钱朝奉) up to the field's e
 LETTER_FRAME = re.compile(r"信|电报|来电|寄来|捎来|带来的条")
 """Words before a quoted piece that make it a letter or a wire from elsewhere (拆开哥的信：“…”): its labels are no posts of
 here."""
-POST_BAR = re.compile(r"不能|不许|不准|不得|不可|无法|没法|(?<=[\u4e00-\u9fff])(?:不了|不得)")
-"""Words of a card barring its holder an act (不能接电话, 上不了观测场, 不能缫丝、索绪、写字): a post whose act the rest of
-that clause names (a list after the bar word included) is one they cannot hold (RL1, stop 61: :func:`_barred_post`)."""
+POST_BAR = re.compile(r"不能|不许|不准|不可(?![少缺])|无法|没法|(?<![巴恨舍怪顾由免少离忘错大了])不得(?!不)|"
+                      r"(?<=[\u4e00-\u9fff])(?<![巴恨舍怪顾由免少离忘错大了])不了")
+"""Words of a card barring its holder an act (不能接电话, 上不了观测场, 不能缫丝、索绪、写字): a post whose act the words right
+after the bar name (a list after the bar word included, up to :data:`BAR_END`) is one they cannot hold (RL1, stop 61:
+:func:`_barred_post`). Not the fixed words of wish or need (巴不得, 恨不得, 舍不得, 少不了, 离不了, 免不了, 不得不, 不可少:
+frl1, stop 61, R61's RL1-5)."""
+BAR_END = re.compile(r"只|就|但|可以|可是|却|还能|还可|还得|也能|也可|倒能|改|而")
+"""What ends the act a bar word bars (不能下井只能在井口值班: 下井 barred, 值班 allowed — frl1, stop 61, R61's RL1-5)."""
 POST_HOLDER = re.compile(rf"(?:{DUTY_HOLDER})$")
 """What ends a post's label after its act (接电话人, 记录员): dropped to read the act itself."""
 NO_POST_STATES = ABED + CONFINED
 """States that keep someone from every post of a workplace (卧床, 重伤, 在押, 住院, 闭关): whatever a document of the day
 names them to do, they did not do it (RL1, stop 61)."""
+LAID_UP_LABEL = re.compile(r"伤|病|患|号|犯|押|囚|探视|探监|就医|看病|诊|休|歇|养|疗|假|住院|卧床|在家")
+"""A label that names someone *as* laid up, held or off (伤员, 病号饭, 休息, 轮休, 在家养伤, 在押人员, 探视对象): a list of
+:data:`NO_POST_STATES`' own kind, no post they cannot hold (frl1, stop 61, R61's RL1-3)."""
 GLUED_ROLE = r"(?P<label>[\u4e00-\u9fff]{1,4}?)"
 """A role word glued to a name at a record's clause start (司炉周长根, 夜班张三, 值班 李四): a trade, a post or a shift, any
 word of one to four characters but :data:`GLUED_NOT`'s (RL1, stop 61)."""
@@ -2018,7 +2026,7 @@ GLUED_NOT = re.compile(rf"[{NOT_SUBJECT}了着过到见起是在有说讲问喊�
 SHIFTS = ("夜班", "早班", "中班", "白班", "晚班", "大夜", "小夜", "前半夜", "后半夜", "夜里", "上午", "下午", "早上", "晚上",
           "夜", "早", "晚")
 """The shifts a record's day may be followed by (初六夜班, 十二日早班): what makes a bare day a record's head."""
-BARE_DAY = re.compile(r"\s*(?P<day>初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅|"
+BARE_DAY = re.compile(r"\s*(?P<day>(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|卅)[日号]?|"
                       r"(?:[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九]|[12]?\d|3[01])[日号])"
                       rf"(?=[，,、\s]|(?:{alternation(SHIFTS)}))")
 """A record's head that is a day without its month (初六夜班，…; 十二日，…): a day of the in-book month, read no later than
@@ -2033,8 +2041,14 @@ DOCUMENT_DATE = re.compile(r"(?:[\u4e00-\u9fff]{2}(?=(?:[\d〇零一二三四五
 """A day a document is dated (九月五日十四时，…; 民国二十一年八月初十; 1957年9月5日), with its era and year when written."""
 OTHER_YEAR = re.compile(r"去年|前年|明年|后年|那年|当年|往年|[上下]一?年")
 """Words just before a document's date that put it in another year (去年九月五日)."""
+OLD_BOOK = re.compile(rf"{OTHER_YEAR.pattern}|(?<![依仍照守念怀叙])旧|发黄|泛黄|箱底|从前|早年|抄件|抄本|底稿|存档|档案|老账|老皇历|老黄历")
+"""Words before a quoted record that make it an old book or a copy (翻开去年的值班簿, 发黄的旧值班簿, 旧账, 一份抄件): its bare
+day (:data:`BARE_DAY`) is no day of the in-book month (frl1, stop 61, R61's RL1-1)."""
 DOCUMENT_EXCERPT = 50
 """How far before a document's act its finding's excerpt may start (from its date, else from the act's own clause)."""
+DEATH_RECORD = re.compile(rf"{DIED_WORDS.pattern}|{alternation(MOURNING_WORDS)}|殉职|殉难|牺牲|罹难|烈士|追认|追悼|安葬|收殓|亡|遗|恤")
+"""Words in a record's sentence naming the dead that make it a record *of* the death (抚恤：某, 遇难：某, 烈士某, 工友某，殉职):
+the dead are named for their death, on no post (frl1, stop 61, R61's RL1-2)."""
 NOT_AN_ACT = "的之、和与及同跟给被让叫向对"
 """Characters after a name at an entry's clause start that make it no subject acting (沈某的布, 沈某、冯某…)."""
 NOT_DONE_HERE = re.compile(r"来信|来电|来话|捎信|捎话|捎来|托人|请假|请了假|告假|休假|探亲|回|去|走了|走的|没了|不在|去世|过世|死|病故|"
@@ -2130,7 +2144,7 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
 
     @functools.cache
     def is_today(text: str) -> bool:
-        read = book_time(text)
+        read = book_time(text if "月" in text else f"{month}月{text}")  # a bare day: the in-book month's (R61's RL1-6)
         if read is None or read[1][1:] != (month, day):
             return False
         told_era, (told_year, _m, _d) = read
@@ -2191,7 +2205,8 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
         dated: tuple[int, int, str] | None = None  # the last date read so far: (piece, column, date)
         if pieces[0][:2] in undated:  # dated today by a word: a date read at its start
             dated = (0, 0, next(w for w in TODAY_DOCUMENT if w in (pieces[0][2] + _before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1)))))
-        bare = BARE_DAY.match(pieces[0][2]) if quoted and not DOCUMENT_DATE.match(pieces[0][2].lstrip()) else None
+        bare = BARE_DAY.match(pieces[0][2]) if quoted and not DOCUMENT_DATE.match(pieces[0][2].lstrip()) \
+            and not OLD_BOOK.search(_before_quote(lines, pieces[0][0], max(0, pieces[0][1] - 1))) else None
         opens_dated = quoted and (DOCUMENT_DATE.match(pieces[0][2].lstrip()) is not None or bare is not None) and (
             DOCUMENT_FRAME.search(_before_quote(lines, pieces[0][0], pieces[0][1] - 1)) is not None
             or len(list(DOCUMENT_DATE.finditer(pieces[0][2]))) > 1)
@@ -2233,6 +2248,12 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
                 if not (date[2] in TODAY_DOCUMENT or is_today(date[2])
                         or (dead and label and after_death(who, date[2]))):  # a post of a day since the death
                     continue
+                if dead:  # the sentence naming them, from its date at most: a record of the death names no post
+                    head = max([date[1] if date[0] == k else 0] + [text.rfind(c, 0, at) + 1 for c in "。；;！!？?"])
+                    foot = min([starts[on] if on < len(starts) else len(text)]
+                               + [e for c in "。；;！!？?" if (e := text.find(c, at)) >= 0])
+                    if DEATH_RECORD.search(text, head, foot):
+                        continue
                 barred = "" if dead or not label or who in revived else _barred_post(world, who, state, label)
                 if (who, dead or bool(barred)) in told \
                         or not (dead or barred or (pov and pov_place and who in far and who not in present)):
@@ -2263,19 +2284,24 @@ def _document_actors(world: World, names: re.Pattern[str], lines: list[str], fir
 
 def _barred_post(world: World, who: str, state: str, label: str) -> str:
     """What keeps ``who`` from the post ``label`` a document of the day names them to (RL1, stop 61), as the finding
-    says it: a state that keeps them from every post (:data:`NO_POST_STATES`: 卧床, 在押, 住院), or a clause of their card
-    barring the post's act (:data:`POST_BAR`: 不能接电话 against 接电话人; 上不了观测场 against 观测) — the label's act, its
-    holder's word (:data:`POST_HOLDER`) and a word of today dropped, of two characters or more, in the rest of the clause
-    after the bar word. ``""`` when nothing does."""
+    says it: a state that keeps them from every post (:data:`NO_POST_STATES`: 卧床, 在押, 住院) unless the label names
+    them as such (:data:`LAID_UP_LABEL`: 伤员, 休息), or a clause of their card barring the post's act (:data:`POST_BAR`:
+    不能接电话 against 接电话人; 上不了观测场 against 观测; 接不了电话 against 接电话) — the label's act, its holder's word
+    (:data:`POST_HOLDER`) and a word of today dropped, of two characters or more, in the words the bar bars (after the bar
+    word up to :data:`BAR_END`, the verb before a 不了/不得 with them). ``""`` when nothing does."""
     if state.startswith(NO_POST_STATES):
-        return state
+        return "" if LAID_UP_LABEL.search(label) else state
     act = POST_HOLDER.sub("", re.sub(rf"^(?:{'|'.join(TODAY_DOCUMENT)})", "", label))
     if len(act) < 2:
         return ""
     for clause in re.split(r"[，,。；;：:\n]", world.texts.get(who, "")):
-        bar = POST_BAR.search(clause)
-        if bar is not None and act in clause[bar.start():]:
-            return clause[bar.start():].strip()
+        for bar in POST_BAR.finditer(clause):
+            rest = clause[bar.end():]
+            barred = rest[:end.start()] if (end := BAR_END.search(rest)) else rest
+            # V不了O bars VO (接不了电话: 接电话)
+            verb = clause[bar.start() - 1] if bar.group().startswith(("不了", "不得")) and bar.start() else ""
+            if act in verb + barred:
+                return (clause[bar.start() - len(verb):bar.end()] + barred).strip()
     return ""
 
 
