@@ -809,10 +809,16 @@ DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今�
                          rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
                          r"(?:(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)"
                          rf"|(?P<months>{alternation(MONTHS_AS_DAYS)})|(?P<m>[一两二三四五六七八九十]{{1,2}})个(?P<m_more>多)?月)"
-                         r"(?![的子路程头里])")
+                         r"(?![的子路程头里间]|后|以后|之后|过后)")
 """Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天), or months (出事才半个月,
 走了两个多月: :data:`MONTHS_AS_DAYS`, a month thirty days; T10, stop 61): with the dead named right before the verb, since
-the day their card dates the death; not a journey of days (走了十天的山路)."""
+the day their card dates the death; not a journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后:
+the day of another event; ft10, stop 61)."""
+MEASURED_TO = re.compile(r"\s*[，,]\s*(?!你们?(?:就|便|才|又))[^，,。！？；;：:“”「」\n]{0,8}?(?<!刚)(?:就|便|才|又)")
+"""A clause right after a span since a death that tells another event by it (老聂死了三个多月，他媳妇就改嫁了; 走了个把月，厂里才把
+铺盖寄回乡下): the span is the time from the death to that event, not to today (ft10, stop 61, R61's T10-1). A span closed
+by 了 (死了三个多月了，…) is one up to today, and so is one before a rebuke to the one spoken to (才半个月，你就…: what they did
+is of today)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -4705,7 +4711,7 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None  # where each name in the sentence ends: read once, at its first count
         for m in DAYS_PASSED.finditer(sentence):
-            if NOT_NOW.search(sentence, 0, m.start()):
+            if NOT_NOW.search(sentence, 0, m.start()) or MEASURED_TO.match(sentence, m.end()):
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}
@@ -4988,6 +4994,22 @@ DESCRIBED_GAP = 8
 _GIVEN_NAME = r"[\u4e00-\u9fff]{1,2}"
 
 
+def _titled_surname(world: World, who: str) -> tuple[str, str] | None:
+    """``(surname, words before it)`` of a surname with an address or title of :data:`SURNAME_ADDRESS` (朱先生, 黄老板),
+    nothing, a place of the book or words ending in 的 before it (上海朱先生, 丝号的朱先生): the words before are ``""``
+    when none or a place, else what stands before their 的 (丝号); None when ``who`` is no such description."""
+    title = next((t for t in sorted(SURNAME_ADDRESS, key=len, reverse=True) if who.endswith(t) and len(who) > len(t)), None)
+    if title is None:
+        return None
+    head = who[:-len(title)]
+    surname = next((s for s in (head[-2:], head[-1:]) if len(s) and surname_of(s + "某") == s), "")
+    before = head[:-len(surname)] if surname else head
+    if not surname or before and not before.endswith("的") and before not in world.places:
+        return None  # 朱先生, 上海朱先生, 丝号的朱先生: the surname opens the words or follows a place or a 的
+    before = PEOPLE_SENT_FROM.sub("", before)
+    return surname, "" if before in world.places else before
+
+
 def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
     """How a dated event names a comer the draft names by description, not by a card's name or alias: the people of a
     body (:data:`PEOPLE_SENT` after the body, two characters or more: 矿务局的人 is 矿务局 — its 安全检查组 too), or a
@@ -5000,14 +5022,10 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
         if who.endswith(word):
             body = PEOPLE_SENT_FROM.sub("", who[:-len(word)])
             return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
-    title = next((t for t in sorted(SURNAME_ADDRESS, key=len, reverse=True) if who.endswith(t) and len(who) > len(t)), None)
-    if title is None:
+    titled = _titled_surname(world, who)
+    if titled is None:
         return None
-    head = who[:-len(title)]
-    surname = next((s for s in (head[-2:], head[-1:]) if len(s) and surname_of(s + "某") == s), "")
-    before = head[:-len(surname)] if surname else head
-    if not surname or before and not before.endswith("的") and before not in world.places:
-        return None  # 朱先生, 上海朱先生, 丝号的朱先生: the surname opens the words or follows a place or a 的
+    surname = titled[0]
     owners = {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n.startswith(surname) and len(n) > len(surname)}
     if len(owners) > 1:  # two people of the book share the surname: which one comes, no check can say
         return None
@@ -5018,13 +5036,31 @@ COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_
 """A coming (:data:`COMING_ACT`) within :data:`DESCRIBED_GAP` characters, no clause's end between (安全检查组下来, 坐船回)."""
 
 
-def _described_comes(comer: re.Pattern[str], said: str, what: str) -> bool:
-    """Whether a dated event tells the ``comer`` of :func:`_described_comer` coming: named in its words with a coming
-    right after (:data:`COMING_WITHIN`: 矿务局安全检查组下来盘炸药库, 陪丝号的朱少卿回厂), or named in what it is said of with
-    its words opening on one (黄守义在上海办货，十月十八日坐船回县里)."""
+NO_ERRAND = frozenset("到来回靠抵返进去了的")
+"""Characters of a coming's words that tell no errand (回来, 到了): what :func:`_described_comes` reads past."""
+
+
+def _described_comes(world: World, comer: re.Pattern[str], who: str, verb: str, said: str, what: str) -> bool:
+    """Whether a dated event tells the ``comer`` of :func:`_described_comer` (the draft's ``who``) coming: named in its
+    words with a coming right after (:data:`COMING_WITHIN`: 矿务局安全检查组下来盘炸药库, 陪丝号的朱少卿回厂), or named in what
+    it is said of with its words opening on one (黄守义在上海办货，十月十八日坐船回县里). A description is a guess at who
+    comes, so the draft must not say them another (ft10, stop 61, R61's T10-2): what it says they come to do after the
+    coming (``verb``: 来查锅炉, 来收电灯费) shares a character with the event's words (:data:`NO_ERRAND` read past; a bare
+    coming, 就到, says nothing else), and what stands before a titled surname (:func:`_titled_surname`: 永丰号的, 修水管的,
+    隔壁的), when no place of the book, is in the event's words or in what it is said of."""
     named = comer.search(what)
-    return named is not None and COMING_WITHIN.match(what, named.end()) is not None or \
-        comer.search(said) is not None and COMING_WITHIN.match(what) is not None
+    if not (named is not None and COMING_WITHIN.match(what, named.end()) is not None or
+            comer.search(said) is not None and COMING_WITHIN.match(what) is not None):
+        return False
+    coming = COMING_ACT.match(verb)
+    doing = verb[coming.end():] if coming else verb
+    for place in world.places:  # where they come is no errand (到罐头厂, 回厂里)
+        doing = doing.replace(place, "") if len(place) >= 2 else doing
+    errand = set(doing) - NO_ERRAND
+    if errand and not errand & set(what):
+        return False
+    titled = _titled_surname(world, who)
+    return titled is None or not titled[1] or titled[1] in said or titled[1] in what
 
 
 def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
@@ -5045,7 +5081,7 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
         if not found:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
             found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
         if not found and (described := _described_comer(world, who)) is not None:  # 矿务局的人, 上海朱先生 (T10)
-            found = {(what, on) for said, what, on in world.dated_by if _described_comes(described, said, what)}
+            found = {(what, on) for said, what, on in world.dated_by if _described_comes(world, described, who, verb, said, what)}
         if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
             return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed

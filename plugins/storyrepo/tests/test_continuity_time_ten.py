@@ -71,7 +71,8 @@ def test_a_described_comer_on_the_right_day_or_none_named_is_silent(body: str, n
 
 
 @pytest.mark.parametrize("body, now", [
-    ("老聂出事才半个月，锅炉房就又生了火。", "民国二十年五月初一"),
+    # not …，锅炉房就又生了火: a span before a clause telling another event by it is the time to that event (ft10, stop 61)
+    ("老聂出事才半个月，锅炉房的门还锁着。", "民国二十年五月初一"),
     ("聂师傅走了两个多月，柯满还常梦见他。", "民国二十年正月二十"),
     ("老聂死了个把月了，锅炉房没人敢进。", "民国二十年六月初一"),
 ])
