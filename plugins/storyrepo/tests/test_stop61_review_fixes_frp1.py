@@ -51,6 +51,8 @@ def test_rp1_1_the_persons_kin_or_thing_is_not_the_person(body: str, who: str) -
 @pytest.mark.parametrize("body", [
     "桂芝抹着眼泪：“往常晌午赵老栓都在库房里点锯条，雷打不动。”",
     "桂芝抹着眼泪：“平时晌午赵老栓都上库房点锯条。”",
+    "桂芝抹着眼泪：“赵老栓往常晌午都在库房里点锯条，雷打不动。”",  # the time after the person
+    "桂芝抹着眼泪：“赵老栓晌午总在库房里点锯条，他一走，没人管了。”",
 ])
 def test_rp1_8_a_habit_of_the_dead_is_no_report_of_today(body: str) -> None:
     assert [f for f in _camp(body, "赵老栓") if "今天在这边" in f.message] == []
