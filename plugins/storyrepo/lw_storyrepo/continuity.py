@@ -843,14 +843,26 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
     return out
 
 
+RARE_CONTACT = re.compile(r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
+                          r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?信|"
+                          r"只(?:能|好)?(?:写|寄|捎)信(?![也都])")
+"""The rows of :data:`FAR_WORDS` that say someone is far by how rarely they are seen (RP1, stop 61: 隔些日子寄一封信来,
+过年才回来一趟, 只写信): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
+place come to), and not where the sentence says it near or the person busy (:data:`NEAR_SAID`: R61's RP1-7)."""
+NEAR_SAID = re.compile(r"就隔|只隔|不过[一二两三四五六七八九十几半]+里|隔(?:一|一道|一条|一座|道|条)[岭河山沟坡梁]|不远|没多远|"
+                       r"不多远|几步路|活多|活忙|忙|走不开|抽不开|脱不开")
+"""What says, in the sentence of a :data:`RARE_CONTACT` row, that the place is near or the person busy (就隔一道岭,
+离青松林场不过三里地, 地里活多: P3-8's "busy, not far"): the rare contact then makes nothing far."""
+RARE_CONTACT_AT = ("在", "去", "到", "于")
+"""What stands right before the place a :data:`RARE_CONTACT` row makes far: where the person is or went (住在兰州,
+去兰州修铁路) — never a place they come to (来青松林场)."""
 FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|"
                        r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|(?<![目眼当跟面门])前(?:不回|回不来|走不开)|"
                        r"(?:过年|春节|中秋|端午)(?:也|都)回不来|"
-                       r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
-                       r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?信|只(?:写|寄|捎)信")
+                       rf"{RARE_CONTACT.pattern}")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date or even by a feast one travels home for (过年也回不来, 中秋都回不来: P3, stop 60; not a busy one's 月底都走不开, 过节都不回家, 年底也走不开 — too busy, not far: P3-8) (老爷在仪征，十七日以前不回扬州 — the place
@@ -938,11 +950,20 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
                        and (p not in here or said == setting))
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         starts = [a for a, _ in walks]
-        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]
+        journeys, rare = [], False
+        for m in FAR_WORDS.finditer(sentence):
+            if _within(walks, starts, m.start()):
+                continue
+            if RARE_CONTACT.fullmatch(m.group()):
+                rare = True
+            else:
+                journeys.append(m.start())
         if journeys:
             named = _far_ends(sentence, known)
             one = len(set(named.values())) == 1  # one far end (with the place it lies in: the same spot)
             out.update(p for p, at in named.items() if one or _near(journeys, at))
+        elif rare and not NEAR_SAID.search(sentence):  # 住在兰州，过年才回来: where they are, not where they come to
+            out.update(p for p, at in _far_ends(sentence, known).items() if sentence[:at].endswith(RARE_CONTACT_AT))
     return frozenset(out)
 
 
@@ -3417,8 +3438,14 @@ REPORTED_NOT_NOW = ("这会儿", "此刻", "眼下", "今儿个", "今儿", "今
 """Times of :data:`TODAY_AT` that say where someone is now, not what they did today: 你姐眼下在油田上班 is where the card
 keeps her, told by any who knows it; a report of :data:`REPORTED_AT` never starts on them. Nor on a bare 今天/今儿/今日,
 which says the day, not an act done and near (老刘今天在厂里加班 is what he does over there today: P3-1, stop 60)."""
-REPORTED_GUESS = re.compile(r"不知道|不晓得|不知|也许|兴许|大概|恐怕|说不定|这会儿|八成")
-"""A guess in a report's sentence (老刘今天在厂里不知道吃上饭没有): no report of someone here (P3-1, stop 60)."""
+REPORTED_GUESS = re.compile(r"不知道|不晓得|不知|也许|兴许|大概|恐怕|说不定|这会儿|八成|"
+                            r"好像|好似|仿佛|似乎|恍惚|恍恍惚惚|觉着|觉得|以为|听着像|像是")
+"""A guess in a report's sentence (老刘今天在厂里不知道吃上饭没有): no report of someone here (P3-1, stop 60); nor a
+seeming (赵老栓刚才好像在库房里咳嗽: R61's RP1-10)."""
+REPORTED_HABIT = re.compile(r"往常|往日|平时|平常|平日|向来|素来|一向|从来|天天|每天|每日|每逢|回回|总是|总在|总要|老是|"
+                            r"常常|经常|时常|惯常|照例|雷打不动")
+"""A habit in a report's sentence (往常晌午赵老栓都在库房里点锯条, 平时晌午…): a bare part of the day is then any day's,
+no report of today (R61's RP1-8: how the bereaved speak of the dead)."""
 REPORTED_PLACE = re.compile(r"^[^。！？!?“”，,：:；;\n]{1,8}?(?:门口|跟前|里|上|下|前|后|边|头|口|旁|外|内|处|底|"
                             r"场|部|棚|房|屋|院|站|所|堂|社|店|铺|库|队|厂|坊|馆|楼|室|局|仓|营|岗|坞|障)")
 """How a report's 在 names a place when it names no known place first: a locative or a kind of place within a few
@@ -3431,8 +3458,18 @@ REPORTED_MOVES = "在|来|上|到|去|进|回"
 """How a report of someone today reaches the place it names (RP1, stop 61): at it (在), or coming, going or getting to it
 (来账房, 上食堂, 到队部, 去库房, 进仓): the same report of someone here, whichever — stop 60's P3 read 在 alone."""
 REPORTED_MOVE = re.compile(REPORTED_MOVES)
-REPORTED_AT = (rf"(?:(?<![天日号\d〇零一二两三四五六七八九十廿卅])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
-               rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在]){{0,4}}?)(?:{REPORTED_MOVES})"
+MOVES_AWAY = frozenset("去回进")
+"""The moves of :data:`REPORTED_MOVES` that say going to a place, not being here (老刘今早去医院拍了片子, 回厂里报到了:
+R61's RP1-3): read only with a place positively of here (:data:`OF_HERE`, or a known place related to here)."""
+OF_HERE = re.compile(r"^(?:这|咱|俺们|我们)")
+"""A place said as ours or this one (咱们库房, 这边仓房, 我们场部): of here whoever says it."""
+HOUSEHOLD_AFTER = (r"[他她]|们|家|的|之|那口子|屋里的|媳妇|老婆|婆娘|男人|丈夫|闺女|女儿|儿子|儿媳|小子|孩子|娃|丫头|"
+                   r"[爹娘妈爸孙侄]|外甥|徒弟|兄弟|妹子")
+"""What right after a person makes the noun someone or something of theirs, not them (老刘媳妇, 老刘家的, 赵老栓他闺女,
+赵老栓的棺材, 老刘那口子, 老刘孙子: R61's RP1-1/RP1-5 on RP1, stop 61): the person is then no subject of the act. Address
+suffixes (哥, 姐, 叔, 伯: 铁生哥 is 铁生) are not in it."""
+REPORTED_AT = (rf"(?:(?<![^，,。！？!?“”「」：:；;\s])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?!{HOUSEHOLD_AFTER})(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
+               rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在的]){{0,4}}?)(?P<move>{REPORTED_MOVES})"
                r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
 """Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act; RP1, stop 61:
 any way of reaching it, :data:`REPORTED_MOVES`, and the time before the person as well as after): the person
@@ -3449,9 +3486,12 @@ REPORTED_AWAY = re.compile(r"^(?:自己|自个儿?|[他她]们?)?(?:家|老家|�
 """Where a report's 在 may put someone that is no place of here: their own home, yonder, the road, a town named by its
 kind (你姐今早在家腌酸菜, 你哥晌午在路上, 老刘晌午还在省城开会: P3-1): the far one stays away."""
 REPORTED_PAST_DAY = re.compile(rf"{YESTERDAY}|前儿个|前天|前儿|前日|第[一二两三四五六七八九十几]+[天日]|次日|翌日|隔天|头一?天|"
-                               r"前一天|那一?[天日]|初[一二三四五六七八九十]|(?<![第])[一二三四五六七八九十廿卅\d]+[号日](?![子头])")
+                               r"前一天|那一?[天日]|初[一二三四五六七八九十]|(?<![第])[一二三四五六七八九十廿卅\d]+[号日](?![子头])"
+                               r"(?![^。！？!?，,“”]{0,2}?(?:场|部|棚|房|屋|院|站|所|堂|社|店|铺|库|队|厂|坊|馆|楼|室|局|仓|营|岗|井|"
+                               r"车间|工区|线|窑|坑|机|车|床|门|桥|码头|地))")
 """A day not today anywhere in a report's sentence (昨天晌午你姐在队部门口找你; …等你，那是昨天的事; 第二天一早方先生就…: a day
-of a story told, RP1, stop 61; a date, 初二下午彭大个拿这个押在我这里: 连续性-盲评二十四 好-2): not a report of today."""
+of a story told, RP1, stop 61; a date, 初二下午彭大个拿这个押在我这里: 连续性-盲评二十四 好-2): not a report of today.
+A number with 号 before a kind of place is the place's (三号库房, 二号井, 五号车间: R61's RP1-6), no date."""
 REPORTED_NEXT_DAY = re.compile(r"明天|明儿|明日|明朝|后天")
 """A day after today in a report's sentence: before the report's end it makes it none of today (明天晌午你姐在队部门口找你);
 after it, it is a plan told after the fact (你哥晌午上食堂找你来着，…，说明儿再来: RP1, stop 61)."""
@@ -3887,7 +3927,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 named_before[named[k][1]] = None
                 k += 1
             if start > 0 and narration[start - 1] in NOT_SUBJECT and not (
-                    narration[start - 1] == "的" and DESCRIBED_LEAD.match(narration, max(map(lambda c: narration.rfind(c, 0, start), "，,；;。！？!?：:")) + 1, start)):
+                    narration[start - 1] == "的" and not re.match(HOUSEHOLD_AFTER, narration[start + len(said):])
+                    and DESCRIBED_LEAD.match(narration, max(map(lambda c: narration.rfind(c, 0, start), "，,；;。！？!?：:")) + 1, start)):
                 continue  # 对钱经理点头: an object; 戴眼镜的钱经理背着手…: described, the one acting
             who: str | None = world.aliases.get(said) or one.get(said)
             if said in HE:
@@ -3920,7 +3961,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     return out
 
 
-WALKED_IN_FROM = (rf"(WHO){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
+WALKED_IN_FROM = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
              r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
              r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
@@ -3985,7 +4026,10 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
     forms = _forms_of(world, held) if held else ""
     if not forms:
         return []
-    heard = {f: n for f, n in world.heard.items() if n in held and f not in world.aliases and len(f) >= 2}
+    # the card's own names only: a title the household gave the dead (师傅, 场长) is their successor's after the death
+    # (R61's RP1-9); the missing keep theirs
+    heard = {f: n for f, n in world.heard.items() if n in held and not held[n].startswith(DEAD)
+             and f not in world.aliases and len(f) >= 2}
     reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])))
     said_of = {**heard, **world.aliases}
     away = re.compile(rf"{FAR_WORDS.pattern}|{RECALLED}")
@@ -4008,15 +4052,21 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
 
 def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
     """Whether a sentence of a report says a journey or far place (``far_words``), a time gone
-    (:data:`SIGHTED_LONG_AGO`) or a guess (:data:`REPORTED_GUESS`): no report of here today."""
-    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_GUESS.search(sentence))
+    (:data:`SIGHTED_LONG_AGO`), a guess (:data:`REPORTED_GUESS`) or a habit (:data:`REPORTED_HABIT`): no report of here
+    today."""
+    return bool(far_words.search(sentence) or SIGHTED_LONG_AGO.search(sentence) or REPORTED_GUESS.search(sentence)
+                or REPORTED_HABIT.search(sentence))
 
 
 def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
     (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
     place of here (:func:`_place_of_here`)."""
-    return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, m.group("at"), here)
+    at = m.group("at")
+    if m.group("move") in MOVES_AWAY and not OF_HERE.match(at) and not any(
+            at.startswith(p) and _related(world, p, here) for p in world.places):
+        return False  # 去医院, 回厂里: going there, not being here (RP1-3)
+    return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, at, here)
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:

@@ -60,8 +60,8 @@ def test_a_card_of_visits_or_of_nothing_keeps_its_place_near(text: str) -> None:
     "桂芝掀开门帘：“老刘头晌到场部门口转了一圈。”",
     "桂芝掀开门帘：“晌午老刘在库房里点锯条呢。”",  # the time before the person (P3-6)
     # sibling words no book wrote
-    "桂芝掀开门帘：“老刘才刚进仓房拿了两把斧子。”",
-    "桂芝掀开门帘：“刘德海下午去贮木场看了一趟原木。”",
+    "桂芝掀开门帘：“老刘才刚进咱们仓房拿了两把斧子。”",  # 去/回/进 with a place of here only (frp1, R61's RP1-3)
+    "桂芝掀开门帘：“刘德海下午去青松林场的贮木场看了一趟原木。”",
 ])
 def test_a_report_of_the_far_one_reaching_a_place_here_today_fires(body: str) -> None:
     found = _camp(body)
