@@ -934,23 +934,28 @@ class RankReader:
                    antecedent: Callable[[int, int], str | None], pov: str | None) -> str | None:
         """The one the quotes of line ``i`` are spoken to, told by its narration (outside the quotes): the one person
         (a card's name, or 他/她 read back to one) right after a word of turning to or looking at (:data:`ADDRESSED`:
-        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to one the
-        narration names otherwise (the speaker) is the point of view ``pov`` instead, unless the narration names
-        them too (陆青崖看着她 told by 陆青崖: None). Named so by no one: the one speaker of the turn
+        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to the one
+        who looks at it (the last name before the look: the speaker) is the point of view ``pov`` instead, unless the
+        narration names them too (陆青崖看着她 told by 陆青崖: None); read back to anyone else, it is that one. Named so by no one: the one speaker of the turn
         before (:meth:`_turn_before`)."""
         line = lines[i]
         found: set[str] = set()
         others: set[str] = set()  # named in the narration but not turned to: the speaker (陆青崖看着她: 她 is not 陆青崖)
+        back: set[str] = set()  # a pronoun looked at, read back to the one looking: not them (宫大哥瞅他一眼)
         at = 0
         for quote in [*QUOTED.finditer(line), None]:
             end = quote.start() if quote else len(line)
             for m in re.finditer(r"他(?![们的])|她(?![们的])", line[at:end]):
                 k = at + m.start()
-                if ADDRESSED.search(line, max(at, k - ADDRESS_REACH), k):
+                turned = ADDRESSED.search(line, max(at, k - ADDRESS_REACH), k)
+                if turned:
                     who = antecedent(i, k + 1)
                     if who is None:
                         return None
-                    found.add(who)
+                    # the one who looks: the last name in the narration before the look (房德厚瞪了他, 宫大哥放下碗，瞅他)
+                    told = QUOTED.sub(lambda q: "\x00" * len(q.group()), line[:turned.start()])
+                    looker = [aliases.get(n.group(), n.group()) for n in names.finditer(told)][-1:]
+                    (back if looker == [who] else found).add(who)
             for m in names.finditer(line, at, end):
                 if ADDRESSED.search(line, max(at, m.start() - ADDRESS_REACH), m.start()) \
                         and not line.startswith("的", m.end()):
@@ -959,10 +964,12 @@ class RankReader:
                     others.add(aliases.get(m.group(), m.group()))
             at = quote.end() if quote else end
         found &= set(self.cards)
-        if found & others:
-            # a pronoun read back to the one who speaks (宫大哥瞅他一眼): the other one always there, the point of view,
-            # unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess)
-            return pov if len(found) == 1 and pov is not None and pov not in others else None
+        back &= set(self.cards)
+        if back:
+            # a pronoun read back to the one who looks at it (宫大哥瞅他一眼): the other one always there, the point of
+            # view, unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess) — not a pronoun read back
+            # to another the narration names (阿福把墨斗一放，房德厚瞪了他一眼: 他 is 阿福, frk2 at stop 61)
+            return pov if len(back) == 1 and not found and pov is not None and pov not in others else None
         if found:
             return next(iter(found)) if len(found) == 1 else None
         return self._turn_before(lines, i, names, aliases)

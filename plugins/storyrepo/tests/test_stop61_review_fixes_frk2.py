@@ -7,6 +7,8 @@ sentences in the boat yard of ``test_continuity_rank_ten`` (葛水生 小工, �
 - **RK2-2**: the turn before gives its speaker as the listener only when this line's narration names no card at all.
 - **RK2-4**: 等你都当上R了 (a time to come) and 你都当上R了？ (surprise) are no rank now.
 - **RK2-3**: a verb-copy span followed by 后来 + any doing, 那会儿/那时 or 一直…到 is a back-story.
+- **RK2-5**: a pronoun looked at is the point of view only when read back to the one who looks (the last name before
+  the look); read back to another the narration names, it is that one.
 """
 
 from __future__ import annotations
@@ -49,3 +51,13 @@ def test_rk2_3_a_verb_copy_span_then_a_time_gone_is_a_back_story() -> None:
     assert not _found("房德厚做木匠做了三年，一直做到民国二十年。")
     # the span served till now still binds
     assert _said(_found("房德厚做木匠做了三年，刨子推得比谁都平。"), "房德厚", "木匠")
+
+
+def test_rk2_5_a_pronoun_looked_at_read_back_to_another_than_the_looker_is_that_one() -> None:
+    # 他 is 阿福 (房德厚 looks): 阿福's rank (木匠) said, no finding; not 葛水生's (the point of view)
+    said = _found("阿福把墨斗一放，房德厚瞪了他一眼：“你是领作，这活儿归你。”")
+    assert not _said(said, "葛水生", "领作") and _said(said, "严阿福", "领作")
+    assert not _said(_found("阿福把墨斗一放，房德厚瞪了他一眼：“你是木匠，这活儿归你。”"), "葛水生", "木匠")
+    # rk2's own: 他 read back to the one looking is the point of view, the looker named in an earlier clause too
+    assert _said(_found("鲍启明瞪了他一眼：“你是木匠，这活儿不归你管。”"), "葛水生", "木匠")
+    assert _said(_found("鲍启明放下碗，瞪了他一眼：“你是木匠，这活儿不归你管。”"), "葛水生", "木匠")
