@@ -24,6 +24,10 @@ def test_rk2_1_a_rhetorical_you_are_r_is_no_claim() -> None:
                   "“谁说你是领作了？”", "“谁跟你说你是领作的？”", "“别以为你是领作，大伙就得听你的。”"):
         assert not _found(T + quote), quote
     assert not _found("阿福把墨斗一放，房德厚瞪了他一眼：“你以为你是领作？”")
+    # the question read in the line: a second sentence of the quote, an indented line
+    assert not _found(T + "“你看看这船。你是领作？”")
+    assert not _found(T + "  “你看看这船。你是领作？”")
+    assert _said(_found(T + "“你看看这船。你是小工，我来定。”"), "严阿福", "小工")
 
 
 def test_rk2_1_the_claims_rk2_was_built_for_still_bind() -> None:
