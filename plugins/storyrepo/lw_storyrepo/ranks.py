@@ -496,6 +496,9 @@ ADDRESSED = re.compile(r"(?:对着?|朝着?|冲着?|向着?|(?:瞅|看|瞪|瞟|�
 """In a line's narration, right before a person (a name or 他/她): the one spoken to — the speaker turned to them
 (对他说, 冲她喊, 朝X道) or looking at them (瞅他一眼, 瞪了X一眼, 看着她): the listener of the line's quote when it
 calls no one by name (rk2's round, stop 61)."""
+HANDED_TO = re.compile(r"(?:给|到|进)了?[他她](?![们的])")
+"""In a line's narration: a thing handed to a pronoun (塞给了他, 递到她手里): the line turned to someone, whoever the
+turn before's speaker was (frk2, stop 61)."""
 ADDRESS_REACH = 3
 """How far before a person :data:`ADDRESSED` is looked for (its longest word)."""
 
@@ -977,17 +980,21 @@ class RankReader:
     def _turn_before(self, lines: list[str], i: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
         """The one spoken to in a dialogue's turn (“给小满讨点热水。”沈砚站起来。⏎“你一个R…”郭直学说): the one card's
         name in the narration of the line before (the nearest one not blank), when that line holds a quote too and line
-        ``i``'s own narration names no card at all (rk2's round, stop 61; frk2: a line turned to a third person,
-        “你是R，你去。”X把锤子塞给了Y, is no answer to the turn before); else None."""
+        ``i``'s own narration does not name that person, names one card at most (its own speaker) and hands nothing to
+        a pronoun (rk2's round, stop 61; frk2: a line turned to a third person, “你是R，你去。”X把锤子塞给了Y, is no
+        answer to the turn before); else None."""
         j = i - 1
         while j >= 0 and not lines[j].strip():
             j -= 1
         if j < 0 or QUOTED.search(lines[j]) is None:
             return None
         spoke = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[j]))} & set(self.cards)
-        here = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[i]))} & set(self.cards)
-        # this line's narration names a card (…房德厚把锤子塞给了水生): someone else is in play, not the turn before's
-        return next(iter(spoke)) if len(spoke) == 1 and not here else None
+        told = QUOTED.sub("\x00", lines[i])
+        here = {aliases.get(m.group(), m.group()) for m in names.finditer(told)} & set(self.cards)
+        # this line's narration names two cards (…房德厚把锤子塞给了水生) or hands to a pronoun (塞给了他): someone else
+        # is in play, not the turn before's speaker; one card named is this line's speaker (郭直学抬手朝外一指)
+        return next(iter(spoke)) if len(spoke) == 1 and not spoke & here and len(here) <= 1 \
+            and not HANDED_TO.search(told) else None
 
     def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
                       names: re.Pattern[str], aliases: dict[str, str]) -> bool:

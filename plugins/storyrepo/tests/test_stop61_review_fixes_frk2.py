@@ -4,7 +4,8 @@ sentences in the boat yard of ``test_continuity_rank_ten`` (葛水生 小工, �
 
 - **RK2-1**: 你是R？ (a bare or 啊/呀 question closing the rank's clause) and 你以为你是R / 谁说你是R / 别以为你是R (the
   sarcastic rebuke, the denial) are no claim of the listener's rank.
-- **RK2-2**: the turn before gives its speaker as the listener only when this line's narration names no card at all.
+- **RK2-2**: the turn before gives its speaker as the listener only when this line's narration names one card at most
+  (its own speaker) and hands nothing to a pronoun.
 - **RK2-4**: 等你都当上R了 (a time to come) and 你都当上R了？ (surprise) are no rank now.
 - **RK2-3**: a verb-copy span followed by 后来 + any doing, 那会儿/那时 or 一直…到 is a back-story.
 - **RK2-5**: a pronoun looked at is the point of view only when read back to the one who looks (the last name before
@@ -40,6 +41,9 @@ def test_rk2_2_a_line_turned_to_someone_else_takes_no_listener_from_the_turn_bef
     assert not _found("“我腰疼，补不了。”阿福说。\n\n“你是小工，你去。”房德厚把锤子塞给了水生。")
     assert not _found("“我腰疼，补不了。”阿福说。\n\n“那就歇着。”房德厚转过身，把锤子塞进水生手里，“你是小工，你去。”")
     assert not _found("“这活儿我不干。”阿福把刨子一扔。\n\n“你一个小工，也配挑活？”鲍启明冲着刚进门的水生骂道。")
+    assert not _found("“我腰疼，补不了。”阿福说。\n\n“你是小工，你去。”房德厚把锤子塞给了他。")
+    # the line's own speaker alone named: the turn before's speaker is still the one spoken to (rk2's case)
+    assert _said(_found("“我腰疼，补不了。”阿福说。\n\n“你是小工，你去。”房德厚抬手朝外一指。"), "严阿福", "小工")
 
 
 def test_rk2_4_you_have_risen_to_r_of_a_time_to_come_or_asked_is_no_rank_now() -> None:
