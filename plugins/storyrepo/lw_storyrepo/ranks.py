@@ -392,9 +392,10 @@ CALLED_DONE = re.compile(r"“([^“”，,！!？?。]{1,8})[，,！!]\s*你?(?
                          r"(?:是|挂上?了?|当上?了?|升到了?|成了)?(?:一?[个名位])?$")
 """“秋姐，你都挂头牌了” / “Vivian，都P7了”: a quote calling its listener by name, then their rank said as reached
 (the rank must be followed by 了)."""
-DONE_TO_YOU = re.compile(r"你(?:现在|如今|眼下)?(?:都|已经|早就|早都|都已经)(?:是|挂上?了?|当上?了?|升到了?|升了|上了?|坐上了?|熬上了?|"
+DONE_TO_YOU = re.compile(r"(?<![等要若如假倘万当])你(?:现在|如今|眼下)?(?:都|已经|早就|早都|都已经)(?:是|挂上?了?|当上?了?|升到了?|升了|上了?|坐上了?|熬上了?|"
                          r"成了)?(?:一?[个名位])?$")
-"""“…你都上炉头了” after the quote's vocative: the rank the listener is said to have reached (followed by 了)."""
+"""“…你都上炉头了” after the quote's vocative: the rank the listener is said to have reached (followed by 了) — not
+等你都当上R了 (a time to come: :data:`YOU_ARE`'s lookbehind, frk2 at stop 61)."""
 QUOTED = re.compile(r"“[^”]*(?:”|$)")
 """A quote in a line (to its end when it runs on): what is left is the line's narration."""
 VOCATIVE = re.compile(r"“([^“”，,！!？?。：:]{1,8})[，,！!]")
@@ -451,10 +452,12 @@ PLACE_BEFORE = frozenset("在到进于去来回")
 """What before a name makes it a place the person serves in (在某号做了两年R), not another person."""
 SERVED_THEN = re.compile(r"[^。！？；;“”]*?(?:(?:才|后来|之后|以后|然后|往后|后头|再|又|就)[^。！？；;“”]{0,6}?"
                          r"(?:升|提|转|熬上|当上|评上|考上|换|调|改|接|退|不干|走)|"
-                         r"如今|现在|眼下|早就|早已|这才|便|总算|熬出|出师|出了?头|提的|升的|提了|升了)")
+                         r"如今|现在|眼下|早就|早已|这才|便|总算|熬出|出师|出了?头|提的|升的|提了|升了|"
+                         r"后来|那会[儿子]?|那时|那阵|那年|当年|一直[^。！？；;“”]{0,6}?到(?!现在|如今|眼下|今))")
 """After a rank served, in the rest of its sentence or the next (a window), a next step told or a now that is
 another (当了四年R才熬上R2, 做了两年R，后来升了R2, 当了十年R，如今是R2了, 熬了两年R，总算熬出了头): the span is a
-past, a back-story of how the person rose (frk1, stop 60)."""
+past, a back-story of how the person rose (frk1, stop 60) — or 后来 with any doing, a time gone named (那会儿, 那时,
+当年) or the span closed (一直做到…): a back-story too (frk2, stop 61)."""
 RISEN_TO = re.compile(r"(?:是|做了?|当上|成了|升|提|升了|提了|升为|提为|当了)(?:一?个|为)?$")
 """Right before a rung after a span served: the rung said as someone's now or reached (…做了R2, 如今是R2, 升了R2)."""
 YOU_FRAMES = (
@@ -478,8 +481,14 @@ YOU_ARE = re.compile(r"(?<![等要若如假倘万当])你(?:现在|如今|眼下
 """A quote's 你是R (你是副班长，这活儿不归你干; 你可是R; 你好歹是个R): the listener's rank told to their face — a
 rebuke or a reminder of duty (rk2's round, stop 61). Not 你要是R (a wish), 等你是R (a time to come), 你那时是R (a
 past: no other word may stand between 你 and 是), 你是R吗 (a question: :data:`ASKED_AFTER`)."""
-ASKED_AFTER = re.compile(r"^(?:吗|么|不|没|呢？|呢\?|[？?])")
-"""Right after the rank of :data:`YOU_ARE`: a question (你是R吗, 你是R不是, 你是R？)."""
+ASKED_AFTER = re.compile(r"^(?:吗|么|不|没|(?:了|的)?(?:呢|啊|呀|哪|吧)?[？?])")
+"""Right after the rank of :data:`YOU_ARE` (or the 了 of :data:`DONE_TO_YOU`), read in the line, not the cut sentence:
+a question (你是R吗, 你是R不是, 你是R？, 你是R啊？, 你都当上R了？) — the rhetorical one the commonest rebuke (frk2, stop 61)."""
+NOT_SAID_BEFORE = re.compile(r"(?:以为|当|算|就算|哪怕|即便|即使|除非|谁(?:跟你|和你|同你|对你)?说)$")
+"""Right before the 你是R of :data:`YOU_ARE` (a window of :data:`NOT_SAID_REACH`): who-do-you-think-you-are (你以为你是R,
+你还真当你是R), a concession (就算你是R) or the claim denied (谁说你是R了): no claim of the listener's rank (frk2, stop 61)."""
+NOT_SAID_REACH = 6
+"""How far before 你 :data:`NOT_SAID_BEFORE` is looked for (its longest word, 谁跟你说, and one word between)."""
 FROM_NOW_ON = re.compile(r"从今|打今|自今|从此|此后|往后|今后|以后|明儿起|明天起|明日起")
 """Before :data:`YOU_ARE` in its sentence: a rank given from now on (从今天起你是R, 以后你是R): the card's next, not its
 now (the draft's setting changes say it)."""
@@ -487,6 +496,9 @@ ADDRESSED = re.compile(r"(?:对着?|朝着?|冲着?|向着?|(?:瞅|看|瞪|瞟|�
 """In a line's narration, right before a person (a name or 他/她): the one spoken to — the speaker turned to them
 (对他说, 冲她喊, 朝X道) or looking at them (瞅他一眼, 瞪了X一眼, 看着她): the listener of the line's quote when it
 calls no one by name (rk2's round, stop 61)."""
+HANDED_TO = re.compile(r"(?:给|到|进)了?[他她](?![们的])")
+"""In a line's narration: a thing handed to a pronoun (塞给了他, 递到她手里): the line turned to someone, whoever the
+turn before's speaker was (frk2, stop 61)."""
 ADDRESS_REACH = 3
 """How far before a person :data:`ADDRESSED` is looked for (its longest word)."""
 
@@ -802,10 +814,15 @@ class RankReader:
             listener = self._listener(called.group(1), names, aliases)
             if listener:
                 return listener, "narration", rung
-        you_are = YOU_ARE.search(sentence, max(0, r.start() - 12), r.start()) is not None \
-            and not ASKED_AFTER.match(sentence, r.end()) and _states(sentence, r.end()) \
+        # the words after the rank in its line: a sentence is cut before its ？ (你是R？ read as 你是R)
+        after_rank = lines[i][col - 1 + r.end():] if lines is not None else sentence[r.end():]
+        you = YOU_ARE.search(sentence, max(0, r.start() - 12), r.start())
+        you_are = you is not None \
+            and not ASKED_AFTER.match(after_rank) and _states(sentence, r.end()) \
+            and not NOT_SAID_BEFORE.search(sentence, max(0, you.start() - NOT_SAID_REACH), you.start()) \
             and not FROM_NOW_ON.search(sentence, max(0, r.start() - LOOK_BACK), r.start())
-        if you_are or any((not done or sentence.startswith("了", r.end())) and frame.search(sentence, max(0, r.start() - 12), r.start())
+        if you_are or any((not done or (sentence.startswith("了", r.end()) and not ASKED_AFTER.match(after_rank)))
+                          and frame.search(sentence, max(0, r.start() - 12), r.start())
                           for frame, done in YOU_FRAMES):
             # “满姐，莫怄了。”他说，“你都上炉头了…” / “小俞，你当了这么些年的R”: the listener the quote called at its
             # start, earlier in the paragraph (a window: a sentence of thousands of ranks is not read again for each)
@@ -920,23 +937,28 @@ class RankReader:
                    antecedent: Callable[[int, int], str | None], pov: str | None) -> str | None:
         """The one the quotes of line ``i`` are spoken to, told by its narration (outside the quotes): the one person
         (a card's name, or 他/她 read back to one) right after a word of turning to or looking at (:data:`ADDRESSED`:
-        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to one the
-        narration names otherwise (the speaker) is the point of view ``pov`` instead, unless the narration names
-        them too (陆青崖看着她 told by 陆青崖: None). Named so by no one: the one speaker of the turn
+        对他说, 冲X喊, 瞅他一眼) — not 他的 (瞅着他的锹: a thing); two so named, None. A pronoun read back to the one
+        who looks at it (the last name before the look: the speaker) is the point of view ``pov`` instead, unless the
+        narration names them too (陆青崖看着她 told by 陆青崖: None); read back to anyone else, it is that one. Named so by no one: the one speaker of the turn
         before (:meth:`_turn_before`)."""
         line = lines[i]
         found: set[str] = set()
         others: set[str] = set()  # named in the narration but not turned to: the speaker (陆青崖看着她: 她 is not 陆青崖)
+        back: set[str] = set()  # a pronoun looked at, read back to the one looking: not them (宫大哥瞅他一眼)
         at = 0
         for quote in [*QUOTED.finditer(line), None]:
             end = quote.start() if quote else len(line)
             for m in re.finditer(r"他(?![们的])|她(?![们的])", line[at:end]):
                 k = at + m.start()
-                if ADDRESSED.search(line, max(at, k - ADDRESS_REACH), k):
+                turned = ADDRESSED.search(line, max(at, k - ADDRESS_REACH), k)
+                if turned:
                     who = antecedent(i, k + 1)
                     if who is None:
                         return None
-                    found.add(who)
+                    # the one who looks: the last name in the narration before the look (房德厚瞪了他, 宫大哥放下碗，瞅他)
+                    told = QUOTED.sub(lambda q: "\x00" * len(q.group()), line[:turned.start()])
+                    looker = [aliases.get(n.group(), n.group()) for n in names.finditer(told)][-1:]
+                    (back if looker == [who] else found).add(who)
             for m in names.finditer(line, at, end):
                 if ADDRESSED.search(line, max(at, m.start() - ADDRESS_REACH), m.start()) \
                         and not line.startswith("的", m.end()):
@@ -945,10 +967,12 @@ class RankReader:
                     others.add(aliases.get(m.group(), m.group()))
             at = quote.end() if quote else end
         found &= set(self.cards)
-        if found & others:
-            # a pronoun read back to the one who speaks (宫大哥瞅他一眼): the other one always there, the point of view,
-            # unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess)
-            return pov if len(found) == 1 and pov is not None and pov not in others else None
+        back &= set(self.cards)
+        if back:
+            # a pronoun read back to the one who looks at it (宫大哥瞅他一眼): the other one always there, the point of
+            # view, unless the narration names them too (陆青崖看着她, told by 陆青崖: no guess) — not a pronoun read back
+            # to another the narration names (阿福把墨斗一放，房德厚瞪了他一眼: 他 is 阿福, frk2 at stop 61)
+            return pov if len(back) == 1 and not found and pov is not None and pov not in others else None
         if found:
             return next(iter(found)) if len(found) == 1 else None
         return self._turn_before(lines, i, names, aliases)
@@ -956,15 +980,21 @@ class RankReader:
     def _turn_before(self, lines: list[str], i: int, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
         """The one spoken to in a dialogue's turn (“给小满讨点热水。”沈砚站起来。⏎“你一个R…”郭直学说): the one card's
         name in the narration of the line before (the nearest one not blank), when that line holds a quote too and line
-        ``i``'s own narration does not name that person (rk2's round, stop 61); else None."""
+        ``i``'s own narration does not name that person, names one card at most (its own speaker) and hands nothing to
+        a pronoun (rk2's round, stop 61; frk2: a line turned to a third person, “你是R，你去。”X把锤子塞给了Y, is no
+        answer to the turn before); else None."""
         j = i - 1
         while j >= 0 and not lines[j].strip():
             j -= 1
         if j < 0 or QUOTED.search(lines[j]) is None:
             return None
         spoke = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[j]))} & set(self.cards)
-        here = {aliases.get(m.group(), m.group()) for m in names.finditer(QUOTED.sub("\x00", lines[i]))}
-        return next(iter(spoke)) if len(spoke) == 1 and not spoke & here else None
+        told = QUOTED.sub("\x00", lines[i])
+        here = {aliases.get(m.group(), m.group()) for m in names.finditer(told)} & set(self.cards)
+        # this line's narration names two cards (…房德厚把锤子塞给了水生) or hands to a pronoun (塞给了他): someone else
+        # is in play, not the turn before's speaker; one card named is this line's speaker (郭直学抬手朝外一指)
+        return next(iter(spoke)) if len(spoke) == 1 and not spoke & here and len(here) <= 1 \
+            and not HANDED_TO.search(told) else None
 
     def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
                       names: re.Pattern[str], aliases: dict[str, str]) -> bool:
