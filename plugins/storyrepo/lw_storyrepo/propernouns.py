@@ -148,10 +148,13 @@ RESULT_ENDS = frozenset("成于为作")
 化+作+海): after a verb of the dictionary, the clause, never a stem (德+成+号, 天+成+堂 open on no verb) (N36)."""
 
 
-def _verb_and_result(lex: "_Lexicon", stem: str) -> bool:
+def _verb_and_result(lex: "_Lexicon", stem: str, suffix: str | None = None) -> bool:
     """Whether ``stem`` ends in a verb of the dictionary and one of :data:`RESULT_ENDS` (熬成, 划成, 化为): before a place's
-    or a thing's suffix, a clause (熬成+汤, 湾+划成+海), no name's stem (N36)."""
-    return len(stem) >= 2 and stem[-1] in RESULT_ENDS and lex.tags.get(stem[-2], "")[:1] == "v"
+    or a thing's suffix, a clause (熬成+汤, 湾+划成+海), no name's stem (N36). Only before what a verb makes or where an
+    act ends (``suffix`` a thing's or a landform's word: :data:`ITEM_SUFFIXES`, :data:`LANDFORMS`; not given: the stem
+    alone is read): a shop, a firm or a village is named with an auspicious verb and 成 (聚成+号, 兴成+村, fn36)."""
+    return len(stem) >= 2 and stem[-1] in RESULT_ENDS and lex.tags.get(stem[-2], "")[:1] == "v" \
+        and (suffix is None or suffix in ITEM_SUFFIXES or suffix in LANDFORMS)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -1035,7 +1038,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word)
                     and (stem[1] not in MEASURES or whole_word)
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
-                    and not _verb_and_result(lex, stem)  # 熬+成+汤 (N36)
+                    and not _verb_and_result(lex, stem, line[start:end])  # 熬+成+汤 (N36)
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
@@ -1068,7 +1071,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or (stem[-2:] in ALL_SUFFIX_WORDS and not placed_group) \
                     or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH) \
-                    or _verb_and_result(lex, stem):
+                    or _verb_and_result(lex, stem, line[start:end]):
                 continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺; 湾+划成+海 (N36)
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
@@ -1182,7 +1185,7 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
                         or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS \
-                        or _verb_and_result(lex, stem):  # 划成+海 (N36)
+                        or _verb_and_result(lex, stem, suffix):  # 划成+海 (N36)
                     continue
                 if _side_of(lex, stem, suffix):
                     continue
@@ -1534,7 +1537,13 @@ def _station_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _SaidC
                 break
 
 
-LANE = re.compile(r"(?:[在到去从往回过进出住穿经抵至于]|离开)了?([\u4e00-\u9fff]{2})里(?![面头边外])")
+LANE_GOING_LEADS = ("离开",) + tuple("到去往回过出穿经抵至住")
+"""The words of place before a lane's name that go to it, leave it or live in it (领到, 走出, 离开, 回到, 家住): a place
+one reaches or leaves, never what one is inside of (N36; narrowed in fn36)."""
+LANE_INSIDE_LEADS = tuple("在进从于")
+"""The words of place before ``X里`` that also say *inside* a thing (沐浴在清辉里, 埋进花荫里, 从云霞里): after a verb
+(:func:`_after_verb`) they are that verb's place, the inside of whatever X is (fn36)."""
+LANE = re.compile("(" + "|".join(LANE_GOING_LEADS + LANE_INSIDE_LEADS) + r")了?([\u4e00-\u9fff]{2})里(?![面头边外])")
 """A word of place before two characters and 里 (在+德馨+里, 住+卫东+里, 离开+德润+里, 走出+谈瀛+里): a preposition or a
 verb of going, living or leaving, then what may be a lane's or a compound's name (N36)."""
 LANE_STEM_END_BAD = frozenset(w for w in ALL_SUFFIX_WORDS if len(w) == 1) | THING_HEADS | LANDFORMS | LOCALIZERS \
@@ -1545,22 +1554,64 @@ LANE_GIVEN = 0.6
 """How much each of a lane's two characters must read as a given name's (:meth:`_Lexicon.given`): a lane is named as a
 shop or a child is, with words of virtue, fortune and peace (德+馨 0.93/0.94, 福+寿, 嘉+禾, 新+安, 卫+东), where a coined
 word for a nook or a thing is not (桌+缝, 窑+膛, 牛+栏, 塔+筒, 皮+卡: one of them under 0.5) (N36)."""
+LANE_SENSE_ENDS = frozenset("光辉晖曦霞云雾霭岚烟涛浪波澜潮声音韵籁影荫阴风雨雪霜露月星色香芳情梦霆雷电焰火息意绪")
+"""The last character of a literary word for light, sky and weather, water in motion, sound, shade, scent, feeling or
+dream (清+辉, 云+霞, 松+涛, 花+荫, 荣+光, 雷+霆): such words take given names' characters too, and 里 after them is
+*inside* the light or the sound (沐浴在清辉里, 淹在松涛里); only a lane's own frame (:data:`LANE_FRAMES`) makes one a lane
+(fn36). Lanes' words of virtue and fortune (馨, 华, 阳, 安, 康, 寿) are not in it (德馨里, 中华里, 向阳里)."""
+LANE_FRAMES = (r"(?:住|搬|迁|租|落户|安家|定居)(?:在|到|进|回|入)?了?{x}里",
+               r"{x}里(?:[零〇一二三四五六七八九十百两0-9０-９]+号|弄|巷|胡同)",
+               r"{x}里[^。！？\n]{{0,12}}(?:弄堂|里弄|门牌)",
+               r"(?:^|[。！？；：，、“”‘’「」\s]){x}里是")
+"""What only a lane's name has (fn36): a verb of living or moving house before it (家住卫东里, 搬到了宝善里), a house
+number or a lane's word after it (德馨里十七号, 德馨里是条石库门弄堂), or the name opening a clause as what it is (德馨里是…,
+福寿里是…). ``{x}`` stands for the stem. Said so once anywhere in the draft, every sighting of the form is the lane."""
+LANE_HOUSES = ("房", "屋", "院", "门", "楼", "天井", "亭子间", "宅", "住户", "人家", "居民", "街坊", "邻居")
+"""What stands in a lane, after ``X里的`` and at most two characters (新安里的土房门口, 福寿里的院门口, 卫东里的楼缝): the
+lane's houses and people, where ``X里的`` of the inside of a thing goes on to what is in it (fn36)."""
 
 
-def _lane_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+def _after_verb(lex: _Lexicon, line: str, at: int) -> bool:
+    """Whether the word ending at ``at`` is a verb of the dictionary (沐浴|在, 坐|在, 埋|进): the place after it is where
+    the act holds, the inside of what follows (fn36)."""
+    return any(lex.tags.get(line[at - k:at], "")[:1] == "v" for k in (2, 1) if at - k >= 0)
+
+
+def _lane_said(lex: _Lexicon, body: str, stem: str) -> bool:
+    """Whether ``body`` says ``stem + 里`` as a lane anywhere (fn36): a lane's own frame (:data:`LANE_FRAMES`); or, for a
+    stem that is no literary word of light, sound or feeling (:data:`LANE_SENSE_ENDS`), a word of going to or leaving it
+    (领到, 走出, 离开: :data:`LANE_GOING_LEADS`), a preposition of place not after a verb (我在X里, ，在X里: the place of a
+    clause, not the inside where an act holds) or its houses after it (:data:`LANE_HOUSES`). A name-like pair of
+    characters after 沐浴在, 隐没在, 埋进 is the inside of that thing (清辉里, 云霞里, 花荫里)."""
+    x = re.escape(stem)
+    if any(re.search(frame.format(x=x), body, re.M) for frame in LANE_FRAMES):
+        return True
+    if stem[-1] in LANE_SENSE_ENDS:
+        return False
+    if re.search(x + "里的.{0,2}(?:" + "|".join(LANE_HOUSES) + ")", body):
+        return True
+    for m in re.finditer("(" + "|".join(LANE_GOING_LEADS + LANE_INSIDE_LEADS) + ")了?" + x + "里(?![面头边外])", body):
+        if m.group(1) in LANE_GOING_LEADS or not _after_verb(lex, body, m.start()):
+            return True
+    return False
+
+
+def _lane_candidates(lex: _Lexicon, line: str, body: str | None = None) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a lane or a dwelling compound named ``X里`` (德馨里, 谈瀛里, 卫东里, 新安里): right after a word of
     place (:data:`LANE`), two characters no dictionary holds as an everyday word — coined (德馨, 谈瀛) or a proper noun's
     (新安, 嘉禾, 福寿), both characters reading as a given name's (:data:`LANE_GIVEN`) — then 里, not going on as 里面,
     里头, 里边, 里外. An everyday word before 里 (院子里, 梧桐里) is inside that thing, as is a word for a space or a
     container however coined (识海里, 宗门里: :data:`LANE_STEM_END_BAD`) and a coined word for a nook or a thing (桌缝里,
-    窑膛里); no function word, numeral, measure or determiner is in the word (N36)."""
+    窑膛里); no function word, numeral, measure or determiner is in the word (N36). Name-like characters are not enough:
+    ``body`` (the draft; ``line`` when not given) must say the form as a lane somewhere (:func:`_lane_said`, fn36)."""
     for m in LANE.finditer(line):
-        stem = m.group(1)
+        stem = m.group(2)
         if lex.common(stem) or stem[-1] in LANE_STEM_END_BAD or stem[0] in STEM_LEAD_BAD or stem[0] in DEMONSTRATIVES \
                 or set(stem) & (LONG_STEM_BAD | MEASURES | NUMERALS) or stem in GENERIC_STEMS \
-                or lex.freq.get(stem + "里") or min(map(lex.given, stem)) < LANE_GIVEN:
+                or lex.freq.get(stem + "里") or min(map(lex.given, stem)) < LANE_GIVEN \
+                or not _lane_said(lex, line if body is None else body, stem):
             continue
-        yield stem + "里", m.start(1)
+        yield stem + "里", m.start(2)
 
 
 SHOP_TRADES = ("栈", "客栈", "行", "商行", "庄", "坊", "烧锅", "批局", "茶坊", "茶社", "茶馆", "茶楼", "酒坊", "酒馆", "酒楼",
@@ -3310,7 +3361,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, col in _shop_stem_candidates(lex, line, bounds, said):  # 同和栈 … 同和是 (N34)
             c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
             c.kind, c.shape, c.context = "组织", 2, True
-        for name, col in _lane_candidates(lex, line):  # 住在+德馨里, 走出+谈瀛里 (N36)
+        for name, col in _lane_candidates(lex, line, body):  # 住在+德馨里, 走出+谈瀛里 (N36)
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape, c.context = "地点", 2, True
         for name, col in _village_candidates(lex, line, bounds, said):  # 螺蛳浜村 … 螺蛳浜 (N32)
