@@ -6319,7 +6319,8 @@ class _Named(NamedTuple):
     plain: str  # the text itself, its quotes left out
     last: str | None  # its last sentence, or the one before when the last starts with a pronoun (他把…，拉开抽屉，)
     told: bool  # whether it has a sentence at all (not only quotes and spaces)
-    lead: str | None  # the character (by card or alias) its very last sentence opens on, pronoun or not (:func:`_reads_back`)
+    lead: str | None  # the character (by card or alias) its very last sentence opens on, else, when that one opens on a
+    # pronoun, the one before it (:func:`_reads_back`)
 
 
 LEAD_IN = re.compile(r"(?:[^，,。！？；;“”]{1,6}[，,])?(?:这时|那时|此时|这会儿|此刻|随后|接着|后来|于是|然后|忽然|突然)?")
@@ -6337,6 +6338,8 @@ def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
     lead = _opening_name(names, ending) if ending else None
     if said_plain and said_plain[-1][:1] in HE:
         said_plain.pop()  # the pronoun's own sentence: the one before it says who
+        # 焦师傅摇摇头。他把那页撕下来…: a last sentence led on by a pronoun has the lead of the one before it (H15)
+        lead = _opening_name(names, said_plain[-1]) if said_plain else None
     return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
                   any(f in world.cards for f in said_by), text,
                   said_plain[-1] if said_plain else None, ending != "",

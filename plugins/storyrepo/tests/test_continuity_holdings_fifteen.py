@@ -1,5 +1,9 @@
 """Holdings, H15's round (issue 30, stop 61): a 他/她 whose antecedent is the point of view's called form of a card.
 
+- **A pronoun carries the lead of the sentence before.** The point of view's own thing in a 他's hands after a paragraph
+  whose last sentence opens on no name may be the point of view's own use (H4). A last sentence that opens on a pronoun
+  (雷伯摇摇头。他把缆绳盘好…) now carries the lead of the sentence before it, so the 他 after it is 雷伯, not the point
+  of view.
 - **A pronoun points back to the cards' address form.** H14 made the form the cards quote for the point of view
   (桂小满叫他“雷伯”, 叫他“瘸叔”) a name of the 持有 readers, but a pronoun still could not stand for it: the world's
   :attr:`~lw_storyrepo.continuity.World.indirect` words are "a mention, never a pronoun's antecedent" (meant for kin
@@ -31,14 +35,14 @@ CARDS = {
 }
 
 
-def _held(tmp_path: Path, body: str) -> list[str]:
+def _held(tmp_path: Path, body: str, cards: dict[str, tuple[list[str], str, str, str]] = CARDS) -> list[str]:
     """The 持有 messages of ``lw story check`` on ``body``, a chapter of the landing told by 桂小满, everyone there."""
     root = tmp_path / "柳湾"
     lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
     (root / L.世界观).write_text(WORLD, encoding="utf-8")
     folder = root / L.角色
     folder.mkdir(parents=True, exist_ok=True)
-    for name, (aliases, about, relations, thing) in CARDS.items():
+    for name, (aliases, about, relations, thing) in cards.items():
         text = card_text(name, aliases, "柳湾", about, relations).replace("最后变更章: 0", f"持有:\n  - {thing}\n最后变更章: 0")
         (folder / f"{name}.md").write_text(text, encoding="utf-8")
     lw(root, "fix")
@@ -90,3 +94,20 @@ def test_no_guess_between_two_men_named_before(tmp_path: Path) -> None:
             "他从怀里掏出那只黄铜壳的望远镜，朝对岸瞅了半天。")
     found = _held(tmp_path, body)
     assert not _by(found, "雷有福", "望远镜") and not _by(found, "严德顺", "望远镜"), found
+
+
+# the same landing told by a boy: the point of view's own thing, a 他 that might be him (H4's guard)
+HIS = {**CARDS, "桂小满": (["小满"], "十六岁，渡口卖票的小伙子。", "雷有福看着他长大。", "票夹")}
+
+
+def test_a_pronoun_led_sentence_carries_the_lead_before_it(tmp_path: Path) -> None:
+    body = ("太阳偏西了。小满把钱数了两遍。雷伯摇摇头。他把缆绳盘好，说：“风大了。”\n\n"
+            "他掏出那只旧牛皮票夹翻了翻：“今天就到这儿。”")
+    assert _by(_held(tmp_path, body, HIS), "雷有福", "票夹"), body
+
+
+def test_no_reading_where_no_name_leads_before_the_pronoun(tmp_path: Path) -> None:
+    # H4's own silence kept: the sentence before the pronoun's opens on no one
+    body = ("太阳偏西了。雷伯早回家了。江上起了风，他把缆绳盘好。\n\n"
+            "他掏出那只旧牛皮票夹翻了翻。")
+    assert _held(tmp_path, body, HIS) == []
