@@ -73,7 +73,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from lw_storyrepo.changes import CHANGE
@@ -1580,6 +1580,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     book_names, book_aliases = names, aliases  # the 持有 reader's own names, given back after it (below)
     called = _called_unread(world, names, text) if names is not None and canon else {}
     addressed = {**called, **surname_addressed(world, names, text)} if names is not None and canon else {}
+    # 孟和叫他“张大叔”…张大叔说…。⏎他摸出…: for the 持有 readers alone, a called form is a pronoun's antecedent (H15)
+    held_world = replace(world, indirect=world.indirect - called.keys()) if called else world
     if names is not None and addressed:  # 任叔拿起…: a surname and an address word are the one card of that surname
         names = re.compile(f"{alternation(addressed)}|{names.pattern}")
         aliases = {**aliases, **addressed}
@@ -1704,7 +1706,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 # handed (R55)
                 if OTHER_THING in m.group("gap") or (m.group("how") != "把" and not HELD_OUT_GAP.match(m.group("gap"))):
                     continue
-                giver = _antecedent(names, lines, i, col + m.start(), world, pov) if m.group(1) in HE \
+                giver = _antecedent(names, lines, i, col + m.start(), held_world, pov) if m.group(1) in HE \
                     else aliases.get(m.group(1), m.group(1))
                 thing = _canonical(m.group(5), world.items, by_length)
                 gone = {k: v for k, v in gone.items() if k[1] != thing}  # handed on by whoever had it: back in play
@@ -1776,12 +1778,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 # 字是像师父的字…。⏎他把窥筒从腰上解下来 (the point of view's 窥筒): a pronoun after a sentence opening on no
                 # name, using the point of view's own thing, may be the point of view — their own use, no guess (H4)
                 if who in HE and pov is not None and owners.get(item) == pov and world.gender.get(pov) in (None, "", who) \
-                        and next((read.lead for read in _reads_back(names, world, lines, i, col - 1 + start,
+                        and next((read.lead for read in _reads_back(names, held_world, lines, i, col - 1 + start,
                                                                     _paragraphs_before(lines, i, 1)) if read.told),
                                  None) in (None, pov):
                     continue
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + start, world, pov) or who
+                    who = _antecedent(names, lines, i, col + start, held_world, pov) or who
                 card = world.cards.get(who)
                 at = sentence.find(said, start)
                 gave_at = gone.get((who, item))
@@ -1814,7 +1816,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue  # “去年…你爹把码簿交给了我”: in someone's words, a past they tell (H8)
                 if owner and owner != who and at > 0 \
                         and _brought_to_holder(held_names, aliases, sentence[at + len(said):], owner,
-                                               lambda k: _antecedent(held_names, lines, i, col + at + len(said) + k, world,
+                                               lambda k: _antecedent(held_names, lines, i, col + at + len(said) + k, held_world,
                                                                      pov, lambda n: n != who),
                                                (frozenset(aliases.get(m.group(), m.group()) for m in held_names.finditer(text)) - {who}
                                                 for text in (lines[i][:col - 1 + at], *_paragraphs_before(lines, i, HOLDER_NEAR)))):
@@ -6403,7 +6405,8 @@ class _Named(NamedTuple):
     plain: str  # the text itself, its quotes left out
     last: str | None  # its last sentence, or the one before when the last starts with a pronoun (他把…，拉开抽屉，)
     told: bool  # whether it has a sentence at all (not only quotes and spaces)
-    lead: str | None  # the character (by card or alias) its very last sentence opens on, pronoun or not (:func:`_reads_back`)
+    lead: str | None  # the character (by card or alias) its very last sentence opens on, else, when that one opens on a
+    # pronoun, the one before it (:func:`_reads_back`)
 
 
 LEAD_IN = re.compile(r"(?:[^，,。！？；;“”]{1,6}[，,])?(?:这时|那时|此时|这会儿|此刻|随后|接着|后来|于是|然后|忽然|突然)?")
@@ -6421,6 +6424,8 @@ def _read_names(names: re.Pattern[str], world: World, text: str) -> _Named:
     lead = _opening_name(names, ending) if ending else None
     if said_plain and said_plain[-1][:1] in HE:
         said_plain.pop()  # the pronoun's own sentence: the one before it says who
+        # 焦师傅摇摇头。他把那页撕下来…: a last sentence led on by a pronoun has the lead of the one before it (H15)
+        lead = _opening_name(names, said_plain[-1]) if said_plain else None
     return _Named(tuple(dict.fromkeys(f for x, f in zip(said, said_by) if x not in world.indirect and f in world.cards)),
                   any(f in world.cards for f in said_by), text,
                   said_plain[-1] if said_plain else None, ending != "",

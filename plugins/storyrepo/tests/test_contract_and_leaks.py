@@ -571,8 +571,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1963 锡林郭勒 state horse farm written blind at stop 50, an evaluation set: first run 3/15, 3/5, 3/5 and 6 false
     # alarms, unchanged by stop 50's rounds (its README); a development set since stop 51.
     ("连续性-盲评二十八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),  # 境界-1: the thirtieth round (E1)
-      ("连贯-持有-3.md", "持有"),  # 状态-1 (walking ← 下不了地), 状态-2/3 (the dead and the missing riding): S1 (stop 51)
+     # 持有-1 and 持有-3 (他 ← 张大叔, the cards' form for 张满仓) caught: H15's round (stop 61: a called form is a
+     # pronoun's antecedent for the 持有 readers)
+     [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"),  # 境界-1: the thirtieth round (E1)
+      # 状态-1 (walking ← 下不了地), 状态-2/3 (the dead and the missing riding): S1 (stop 51)
       # 位置-2 (陈兽医蹲在马圈里): the thirty-seventh round (P1, stop 54: the card's dated coming, 眼下在…训练班，十月二十日才结业回场)
       ("连贯-位置-3.md", "位置"),
       # 时间-2 (还有五天收购组就到了): the twenty-ninth round (T1, stop 51, the comer's one dated day); 时间-3 (阿爸是今年二月
@@ -917,7 +919,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # coming theirs)
      # 位置-1 (你哥晌午上食堂找你来着), 位置-2 (苗瘸子拄着拐从库房后头…过来了) and 位置-3 (哥今儿下了火车来看你) caught: RP1's
      # round (stop 61: as 四十八's)
-     [('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
+     # 持有-1 (焦师傅摇摇头。他把那页撕下来…⏎他掏出那块…铜怀表) caught: H15's round (stop 61: a last sentence led on by a
+     # pronoun carries the lead before it to H4's guard; 焦师傅 the cards' form, an antecedent of the 持有 readers)
+     [('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
       ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭'), ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
      1),
 ])
