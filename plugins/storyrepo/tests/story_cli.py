@@ -81,10 +81,13 @@ def subjects(root: Path) -> list[str]:
                           check=True).stdout.splitlines()
 
 
-def card_text(name: str, aliases: Sequence[str], place: str, about: str, relations: str, state: str = "在世") -> str:
-    """A character card's text: front matter (姓名, 别名, 状态, 位置, 最后变更章 0), then its 设定 and 关系 sections."""
+def card_text(name: str, aliases: Sequence[str], place: str, about: str, relations: str, state: str = "在世",
+              holds: Sequence[str] = ()) -> str:
+    """A character card's text: front matter (姓名, 别名, 状态, 位置, 持有 when ``holds``, 最后变更章 0), then its 设定 and
+    关系 sections."""
     listed = "".join(f"  - {a}\n" for a in aliases)
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n最后变更章: 0\n---\n"
+    held = "持有:\n" + "".join(f"  - {h}\n" for h in holds) if holds else ""
+    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n{held}最后变更章: 0\n---\n"
             f"## 设定\n{about}\n\n## 关系\n{relations}\n")
 
 
@@ -93,16 +96,18 @@ Card = tuple[str, Sequence[str], str, str, str]
 
 
 def checked_chapter(root: Path, world: str, cards: Mapping[str, Card], event: str, front: str, body: str,
-                    dead: str = "") -> list[dict[str, object]]:
+                    dead: str = "", held: Mapping[str, str] | None = None) -> list[dict[str, object]]:
     """The findings of ``lw story check --json`` on draft A of chapter 1 of a new 年代 book at ``root``: ``world`` as its
-    世界观, ``cards`` (``dead``'s card 已死, the others 在世), a contract of the one line ``event``, and the draft
-    ``---\n<front>\n---\n\n<body>``."""
+    世界观, ``cards`` (``dead``'s card 已死, the others 在世; ``held`` maps a card to the one thing its 持有 lists), a
+    contract of the one line ``event``, and the draft ``---\n<front>\n---\n\n<body>``."""
+    held = held or {}
     lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
     (root / L.世界观).write_text(world, encoding="utf-8")
     folder = root / L.角色
     folder.mkdir(parents=True, exist_ok=True)
     for name, card in cards.items():
-        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世"), encoding="utf-8")
+        holds = [held[name]] if name in held else []
+        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世", holds), encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", event)
@@ -111,3 +116,20 @@ def checked_chapter(root: Path, world: str, cards: Mapping[str, Card], event: st
     hand_in(root, f"---\n{front}\n---\n\n{body}\n")
     found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
     return found
+
+
+HeldCard = tuple[Sequence[str], str, str, str]
+"""A card of :func:`held_messages`: aliases, 设定, 关系, and the one thing its 持有 lists."""
+
+
+def held_messages(root: Path, world: str, place: str, cards: Mapping[str, HeldCard], title: str, day: str, event: str,
+                  body: str) -> list[str]:
+    """The 持有 messages of ``lw story check`` on ``body``: chapter 1 of a new 年代 book at ``root`` whose ``cards`` are
+    all at ``place`` and all in the scene, told by the first card on ``day``, with ``event`` as the one contract line."""
+    pov = next(iter(cards))
+    front = (f"标题: {title}\n视角: {pov}\n书内时间: {day}\n一句话事件: {event}\n在场:\n"
+             + "\n".join(f"  - {name}" for name in cards))
+    found = checked_chapter(root, world, {name: (name, aliases, place, about, relations)
+                                          for name, (aliases, about, relations, _) in cards.items()},
+                            event, front, body, held={name: card[3] for name, card in cards.items()})
+    return [str(f["message"]) for f in found if f["kind"] == "连贯" and "持有" in str(f["message"])]

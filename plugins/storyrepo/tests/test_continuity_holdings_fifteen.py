@@ -20,11 +20,9 @@ her) holds a 缆绳钩, 庞守财 (庞会计) a 望远镜, 严德顺 (师傅 to 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from lw_storyrepo import layout as L
-from story_cli import card_text, hand_in, lw
+from story_cli import HeldCard, held_messages
 
 WORLD = "一九五八年夏，柳湾渡口。渡船、码头、售票棚、货栈都在柳湾，算一处地方。\n"
 CARDS = {
@@ -35,26 +33,9 @@ CARDS = {
 }
 
 
-def _held(tmp_path: Path, body: str, cards: dict[str, tuple[list[str], str, str, str]] = CARDS) -> list[str]:
+def _held(tmp_path: Path, body: str, cards: dict[str, HeldCard] = CARDS) -> list[str]:
     """The 持有 messages of ``lw story check`` on ``body``, a chapter of the landing told by 桂小满, everyone there."""
-    root = tmp_path / "柳湾"
-    lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    folder = root / L.角色
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, (aliases, about, relations, thing) in cards.items():
-        text = card_text(name, aliases, "柳湾", about, relations).replace("最后变更章: 0", f"持有:\n  - {thing}\n最后变更章: 0")
-        (folder / f"{name}.md").write_text(text, encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "桂小满在渡口卖票")
-    lw(root, "decide")
-    lw(root)  # pack
-    front = ("标题: 渡口\n视角: 桂小满\n书内时间: 一九五八年七月三日\n一句话事件: 桂小满在渡口卖票\n在场:\n"
-             "  - 桂小满\n  - 雷有福\n  - 庞守财\n  - 严德顺")
-    hand_in(root, f"---\n{front}\n---\n\n{body}\n")
-    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
-    return [str(f["message"]) for f in found if f["kind"] == "连贯" and "持有" in str(f["message"])]
+    return held_messages(tmp_path / "柳湾", WORLD, "柳湾", cards, "渡口", "一九五八年七月三日", "桂小满在渡口卖票", body)
 
 
 def _by(found: list[str], who: str, thing: str) -> bool:

@@ -15,13 +15,11 @@ in the same brickworks of our own.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from lw_storyrepo import layout as L
-from story_cli import card_text, hand_in, lw
+from story_cli import held_messages
 
 WORLD = "一九六二年秋，河口砖窑。窑场、泥塘、晒坯场、工棚都在河口，算一处地方。\n"
 BARE = "汪小川叫他“师傅”，有时也叫他“大哥”。"  # the reviewer's cards: bare title and kin word
@@ -40,24 +38,9 @@ def _cards(relation: str) -> dict[str, tuple[list[str], str, str, str]]:
 def _held(tmp_path: Path, relation: str, body: str) -> list[str]:
     """The 持有 messages of ``lw story check`` on ``body``, a chapter of the brickworks told by 汪小川 with everyone in
     the scene, 程守义's card quoting ``relation``."""
-    root = tmp_path / "河口"
-    lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(WORLD, encoding="utf-8")
-    folder = root / L.角色
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, (aliases, about, relations, thing) in _cards(relation).items():
-        text = card_text(name, aliases, "河口", about, relations).replace("最后变更章: 0", f"持有:\n  - {thing}\n最后变更章: 0")
-        (folder / f"{name}.md").write_text(text, encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "汪小川在窑场干活")
-    lw(root, "decide")
-    lw(root)  # pack
-    front = ("标题: 窑场\n视角: 汪小川\n书内时间: 一九六二年十月九日\n一句话事件: 汪小川在窑场干活\n在场:\n"
-             "  - 汪小川\n  - 程守义\n  - 程秀英\n  - 鲁长贵")
-    hand_in(root, f"---\n{front}\n---\n\n{body}\n")
-    found: list[dict[str, object]] = json.loads(lw(root, "check", "--json"))["A"]
-    return [str(f["message"]) for f in found if f["kind"] == "连贯" and "持有" in str(f["message"])]
+    return held_messages(tmp_path / "河口", WORLD, "河口", _cards(relation), "窑场", "一九六二年十月九日", "汪小川在窑场干活",
+                         body)
+
 
 
 @pytest.mark.parametrize("body", [
