@@ -1620,6 +1620,9 @@ LEADS = re.compile(r"带(?:着|上|领着?)?$")
 """A contract line's leading of one person by another (A带B…, A带着B…, A带领B…): the word between the line's first
 two persons. What follows the companion is the event's own parts: where or for what (到锅炉间后头, 给汽铲, 在管架上),
 then the act and its object (看旧裂口, 换斗齿) — :func:`_led_act_untold` reads the object."""
+COMMON_NOUN_TAGS = frozenset(("n", "nz", "ng", "nl"))
+"""Dictionary tags of a common noun, an act's possible object (裂口, 麻袋): not a place's or a person's name (the
+dictionary tags 上香 a place and 洪水 a name), not a verb (点卯)."""
 VERB_THEN_ONE = ("v", "f")
 """Dictionary tags of the first of a line's last two characters that make them a verb (or a direction) with a
 one-character object (放树, 钉掌, 点卯, 上香, 堆防滑沙 → 滑沙), not an object noun of two characters (裂口, 斗齿, 缸套):
@@ -1631,8 +1634,8 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
     nouns: the two people may be there together and the place reached, but the thing the act is done to is never
     written, so the act is not told (c4, stop 61: the lines' parts — doer, companion, place, act and object — not their
     words). The line must open with a person, :data:`LEADS`, a person; its act's object is its last two characters
-    (after the names and fillers of :func:`_event_runs`), not a verb with a one-character object (:data:`VERB_THEN_ONE`),
-    not a dictionary verb; told when the prose writes it, or any other word of the act that may be its object
+    (after the names and fillers of :func:`_event_runs`) when they may be an object (:func:`_object_word`: not a verb
+    with a one-character object, 放树, 钉掌, 点卯); told when the prose writes it, or any other word of the act that may be its object
     (:func:`_object_word`: 垒麻袋挡塌方 — 麻袋 told) apart from a word of place parts only (后头, 底下:
     :data:`propernouns.LOCALIZERS`). The act starts at the first verb after the companion that is no link
     (:func:`_opens_act`); with none, after the first link and its one word (给拖拉机|换刹片), else at the companion.
@@ -1646,7 +1649,7 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
         return None  # the line ends on a name or a filler: no object of its own to read
     head = runs[-1][-2:]
     lex = lexicon()
-    if lex.tags.get(head, "").startswith("v") or lex.tags.get(head[0]) in VERB_THEN_ONE:
+    if not _object_word(lex.tags, head):
         return None
     # the act starts at the first verb after the companion that is no link (给, 到, 在: where or for what) — the nouns
     # of the where (拖拉机 of 给拖拉机换刹片) are not the act's
@@ -1664,10 +1667,11 @@ def _opens_act(tags: dict[str, str], word: str) -> bool:
 
 
 def _object_word(tags: dict[str, str], word: str) -> bool:
-    """Whether a word of a led event's act may be what the act is done to: a dictionary noun (屋顶, 麻袋), or a word the
-    dictionary does not know that opens on no verb (斗齿, 缸套; not 换斗齿, 拐垒)."""
+    """Whether a word of a led event's act may be what the act is done to: a common noun of the dictionary
+    (:data:`COMMON_NOUN_TAGS`: 屋顶, 麻袋, 裂口), or a word the dictionary does not know that opens on no verb or
+    direction (:data:`VERB_THEN_ONE`: 斗齿, 缸套; not 换斗齿, 拐垒, 滑沙, 钉掌)."""
     tag = tags.get(word)
-    return tag.startswith("n") if tag is not None else tags.get(word[0]) not in VERB_THEN_ONE
+    return tag in COMMON_NOUN_TAGS if tag is not None else tags.get(word[0]) not in VERB_THEN_ONE
 
 
 def _event_word_count(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None,
