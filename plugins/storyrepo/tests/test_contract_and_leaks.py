@@ -900,8 +900,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 位置-1 (你阿哥刚刚来账房替你领过工钱了), 位置-2 (戴金丝边眼镜的钱经理…从车间那头踱过来) and 状态-3 (三宝刚刚在煤堆边上…)
      # caught: RP1's round (stop 61: a card's letters at intervals make its place far; a report of a person of the cards
      # reaching a place of here today, read for the far and the dead and missing; walking in from a part of here)
-     [('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置'),
-      ('合同-5.md', '秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口')],
+     # 合同-5 (秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口: the two together, the boiler house reached, the rupture never
+     # written) caught: c4's round (stop 61: a led event A带B… whose act's object the prose never writes)
+     [('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置')],
      # 泄密-4 (a letter read out, signed 阿哥，九月初三。) caught and its false alarm on 周阿巧, the reader, gone: m1 (stop 61:
      # one signature — the leak check's letter writer reads H13's LETTER_DATE, a row of stop 60 written before this book
      # was read: carried)
@@ -917,8 +918,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # coming theirs)
      # 位置-1 (你哥晌午上食堂找你来着), 位置-2 (苗瘸子拄着拐从库房后头…过来了) and 位置-3 (哥今儿下了火车来看你) caught: RP1's
      # round (stop 61: as 四十八's)
+     # 合同-5 (戴金城带吕长庚给汽铲换斗齿: the two clear coal under the shovel, no tooth changed) caught: c4's round (stop
+     # 61: as 四十八's)
      [('连贯-持有-1.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'),
-      ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭'), ('合同-5.md', '戴金城带吕长庚给汽铲换斗齿')],
+      ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭')],
      1),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
