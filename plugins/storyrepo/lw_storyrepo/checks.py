@@ -1637,7 +1637,8 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
     (after the names and fillers of :func:`_event_runs`) when they may be an object (:func:`_object_word`: not a verb
     with a one-character object, 放树, 钉掌, 点卯); told when the prose writes it, or any other word of the act that may be its object
     (:func:`_object_word`: 垒麻袋挡塌方 — 麻袋 told) apart from a word of place parts only (后头, 底下:
-    :data:`propernouns.LOCALIZERS`). The act starts at the first verb after the companion that is no link
+    :data:`propernouns.LOCALIZERS`), or a name of the book in the act, not right after a link (赶王爷庙的庙会: 王爷庙
+    named). The act starts at the first verb after the companion that is no link
     (:func:`_opens_act`); with none, after the first link and its one word (给拖拉机|换刹片), else at the companion.
     ``None`` when told, or when the line is not of this shape."""
     names = list(ctx.terms_re().finditer(text))
@@ -1657,7 +1658,12 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
     link = next((i + 2 for i, w in enumerate(words) if w in ACT_LINKS), 0)  # 给拖拉机|换刹片: a link, its one word
     act = next((i for i, w in enumerate(words) if _opens_act(lex.tags, w)), link if link < len(words) else 0)
     nouns = {head, *(w for w in words[act:] if len(w) >= 2 and not LOCALIZERS.issuperset(w) and _object_word(lex.tags, w))}
-    return None if any(n in body for n in nouns) else head
+    if any(n in body for n in nouns):
+        return None
+    # a name of the book inside the act (赶王爷庙的庙会, 看邱满仓留下的车: not after a link, 到锅炉间, 给汽铲 — the where)
+    # named by the prose: the act's thing is told by its owner or its place (王爷庙赶会)
+    inside = [m.group() for m in names[2:] if not any(text.endswith(link, 0, m.start()) for link in ACT_LINKS)]
+    return None if any(_named_in(v, body) for t in inside for v in ctx.variants(ctx.aliases.get(t, t))) else head
 
 
 def _opens_act(tags: dict[str, str], word: str) -> bool:

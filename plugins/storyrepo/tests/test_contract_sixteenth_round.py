@@ -69,3 +69,11 @@ def test_a_led_act_whose_object_the_prose_never_writes_is_warned(line: str, head
 ])
 def test_a_led_act_told_or_not_of_the_shape_is_silent(line: str, body: str) -> None:
     assert led_warnings(line, body) == []
+
+
+def test_a_name_of_the_book_inside_the_act_named_by_the_prose_tells_it() -> None:
+    # 拖拉机站的检修 told as 拖拉机站修了一上午 (the object in other words, its place named); a name right after a link
+    # (给拖拉机站…: the for-what) tells nothing of the act
+    body = "老周领着小陈在拖拉机站忙了一上午，两个人满手油泥。"
+    assert led_warnings("老周带小陈赶拖拉机站的检修", body) == []
+    assert len(led_warnings("老周带小陈给拖拉机站换刹片", body)) == 1
