@@ -19,6 +19,7 @@ Every finding carries a 1-based line and column in the draft file.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 import threading
@@ -41,7 +42,7 @@ from lw_storyrepo.memo import per_book
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
-from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, lexicon, not_inside_longer, with_address_forms
+from lw_storyrepo.propernouns import CANDIDATES_MAX, LOCALIZERS, SUFFIXES, find_new_nouns, known_names, lexicon, not_inside_longer, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
 from lw_storyrepo.wordsre import Spots, alternation, found_at, guarded, starts_of
@@ -1227,6 +1228,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到它被拒绝、没有或没做成：请确认这件事发生了",
                                        line_no, excerpt=refused))
+        if ctx is not None and not ids and len(out) == first and not put_off \
+                and (head := _led_act_untold(ctx, text, body)) is not None:
+            # one person leads another to an act whose object the prose never writes: the act never happens, though the
+            # two may be together and the place reached (c4, stop 61)
+            out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，要做的事（{head}）没有写到，"
+                                             "请确认这件事发生了", line_no))
         step = _STEP.search(text) if ids and ctx is not None and len(out) == first else None
         if step is not None and ctx is not None \
                 and len(words := _event_words(ctx, step.group("step"))) >= _step_words_min(ctx, step.group("step")) \
@@ -1607,6 +1614,70 @@ def _event_runs(ctx: CheckContext, text: str) -> list[str]:
     """The runs of an event line :func:`_event_words` reads: what is left between its names, quoted terms and fillers."""
     rest = ctx.terms_re().sub("，", _QUOTED.sub("，", text))
     return [run for run in _FILLER.split(rest) if len(run) >= 2]
+
+
+LEADS = re.compile(r"带(?:着|上|领着?)?$")
+"""A contract line's leading of one person by another (A带B…, A带着B…, A带领B…): the word between the line's first
+two persons. What follows the companion is the event's own parts: where or for what (到锅炉间后头, 给汽铲, 在管架上),
+then the act and its object (看旧裂口, 换斗齿) — :func:`_led_act_untold` reads the object."""
+COMMON_NOUN_TAGS = frozenset(("n", "nz", "ng", "nl"))
+"""Dictionary tags of a common noun, an act's possible object (裂口, 麻袋): not a place's or a person's name (the
+dictionary tags 上香 a place and 洪水 a name), not a verb (点卯)."""
+VERB_THEN_ONE = ("v", "f")
+"""Dictionary tags of the first of a line's last two characters that make them a verb (or a direction) with a
+one-character object (放树, 钉掌, 点卯, 上香, 堆防滑沙 → 滑沙), not an object noun of two characters (裂口, 斗齿, 缸套):
+such an act is told in other words (砍树, 烧香, 挂号), so its two characters prove nothing absent."""
+
+
+def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
+    """The object of a led event's act (A带B…的旧裂口 → 裂口; A带B给汽铲换斗齿 → 斗齿) when the prose writes none of the act's
+    nouns: the two people may be there together and the place reached, but the thing the act is done to is never
+    written, so the act is not told (c4, stop 61: the lines' parts — doer, companion, place, act and object — not their
+    words). The line must open with a person, :data:`LEADS`, a person; its act's object is its last two characters
+    (after the names and fillers of :func:`_event_runs`) when they may be an object (:func:`_object_word`: not a verb
+    with a one-character object, 放树, 钉掌, 点卯); told when the prose writes it, or any other word of the act that may be its object
+    (:func:`_object_word`: 垒麻袋挡塌方 — 麻袋 told) apart from a word of place parts only (后头, 底下:
+    :data:`propernouns.LOCALIZERS`), or a name of the book in the act, not right after a link (赶王爷庙的庙会: 王爷庙
+    named). The act starts at the first verb after the companion that is no link
+    (:func:`_opens_act`); with none, after the first link and its one word (给拖拉机|换刹片), else at the companion.
+    ``None`` when told, or when the line is not of this shape."""
+    names = list(ctx.terms_re().finditer(text))
+    if len(names) < 2 or names[0].start() != 0 or not LEADS.search(text[names[0].end():names[1].start()]) \
+            or not ctx.is_person(names[0].group()) or not ctx.is_person(names[1].group()) or LINE_FORBIDS.search(text):
+        return None
+    runs = _event_runs(ctx, text[names[1].end():])
+    if not runs or not text.endswith(runs[-1]):
+        return None  # the line ends on a name or a filler: no object of its own to read
+    head = runs[-1][-2:]
+    lex = lexicon()
+    if not _object_word(lex.tags, head):
+        return None
+    # the act starts at the first verb after the companion that is no link (给, 到, 在: where or for what) — the nouns
+    # of the where (拖拉机 of 给拖拉机换刹片) are not the act's
+    words = [run[a:b] for run in runs for a, b in itertools.pairwise(sorted(lex.boundaries(run) | {len(run)}))]
+    link = next((i + 2 for i, w in enumerate(words) if w in ACT_LINKS), 0)  # 给拖拉机|换刹片: a link, its one word
+    act = next((i for i, w in enumerate(words) if _opens_act(lex.tags, w)), link if link < len(words) else 0)
+    nouns = {head, *(w for w in words[act:] if len(w) >= 2 and not LOCALIZERS.issuperset(w) and _object_word(lex.tags, w))}
+    if any(n in body for n in nouns):
+        return None
+    # a name of the book inside the act (赶王爷庙的庙会, 看邱满仓留下的车: not after a link, 到锅炉间, 给汽铲 — the where)
+    # named by the prose: the act's thing is told by its owner or its place (王爷庙赶会)
+    inside = [m.group() for m in names[2:] if not any(text.endswith(link, 0, m.start()) for link in ACT_LINKS)]
+    return None if any(_named_in(v, body) for t in inside for v in ctx.variants(ctx.aliases.get(t, t))) else head
+
+
+def _opens_act(tags: dict[str, str], word: str) -> bool:
+    """Whether a word after a led event's companion opens its act: a dictionary verb that is no link (:data:`ACT_LINKS`:
+    给, 到, 在). With none (换刹片 is no dictionary word), the act starts after the first link and its one word."""
+    return tags.get(word, "").startswith("v") and word not in ACT_LINKS
+
+
+def _object_word(tags: dict[str, str], word: str) -> bool:
+    """Whether a word of a led event's act may be what the act is done to: a common noun of the dictionary
+    (:data:`COMMON_NOUN_TAGS`: 屋顶, 麻袋, 裂口), or a word the dictionary does not know that opens on no verb or
+    direction (:data:`VERB_THEN_ONE`: 斗齿, 缸套; not 换斗齿, 拐垒, 滑沙, 钉掌)."""
+    tag = tags.get(word)
+    return tag in COMMON_NOUN_TAGS if tag is not None else tags.get(word[0]) not in VERB_THEN_ONE
 
 
 def _event_word_count(ctx: CheckContext, text: str, cuts: dict[str, tuple[int, ...]] | None = None,
