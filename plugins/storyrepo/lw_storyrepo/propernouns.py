@@ -1577,23 +1577,36 @@ def _after_verb(lex: _Lexicon, line: str, at: int) -> bool:
     return any(lex.tags.get(line[at - k:at], "")[:1] == "v" for k in (2, 1) if at - k >= 0)
 
 
+LANE_STEM = r"(?P<x>[\u4e00-\u9fff]{2})"
+"""A lane's stem where the sightings below name it: two characters, as :data:`LANE` reads them."""
+LANE_FRAME_SIGHTINGS = tuple(re.compile(f"(?={frame.format(x=LANE_STEM)})", re.M) for frame in LANE_FRAMES)
+LANE_HOUSE_SIGHTING = re.compile(rf"(?={LANE_STEM}里的.{{0,2}}(?:{'|'.join(LANE_HOUSES)}))")
+LANE_LEAD_SIGHTING = re.compile(rf"(?=(?P<lead>{'|'.join(LANE_GOING_LEADS + LANE_INSIDE_LEADS)})了?{LANE_STEM}里(?![面头边外]))")
+"""Every stem a draft says as a lane, found in one pass over it (a zero-width look at each place, so sightings that
+overlap are all seen): by a lane's own frame, by its houses after it, after a word of going or a preposition of place."""
+
+
+@functools.lru_cache(maxsize=8)
+def _lanes_said(lex: _Lexicon, body: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems ``body`` says as a lane: those of a lane's own frame (:data:`LANE_FRAMES`), and those said so only by a
+    word of going or place or by houses after them (for :func:`_lane_said` to refuse when the stem is a literary word).
+    One pass per pattern over ``body`` whatever the number of candidates (a stem per candidate would read the draft once
+    each: quadratic on a long draft of many sightings); kept for the few drafts being read."""
+    framed = frozenset(m.group("x") for pattern in LANE_FRAME_SIGHTINGS for m in pattern.finditer(body))
+    housed = {m.group("x") for m in LANE_HOUSE_SIGHTING.finditer(body)}
+    led = {m.group("x") for m in LANE_LEAD_SIGHTING.finditer(body)
+           if m.group("lead") in LANE_GOING_LEADS or not _after_verb(lex, body, m.start())}
+    return framed, frozenset(housed | led)
+
+
 def _lane_said(lex: _Lexicon, body: str, stem: str) -> bool:
     """Whether ``body`` says ``stem + 里`` as a lane anywhere (fn36): a lane's own frame (:data:`LANE_FRAMES`); or, for a
     stem that is no literary word of light, sound or feeling (:data:`LANE_SENSE_ENDS`), a word of going to or leaving it
     (领到, 走出, 离开: :data:`LANE_GOING_LEADS`), a preposition of place not after a verb (我在X里, ，在X里: the place of a
     clause, not the inside where an act holds) or its houses after it (:data:`LANE_HOUSES`). A name-like pair of
     characters after 沐浴在, 隐没在, 埋进 is the inside of that thing (清辉里, 云霞里, 花荫里)."""
-    x = re.escape(stem)
-    if any(re.search(frame.format(x=x), body, re.M) for frame in LANE_FRAMES):
-        return True
-    if stem[-1] in LANE_SENSE_ENDS:
-        return False
-    if re.search(x + "里的.{0,2}(?:" + "|".join(LANE_HOUSES) + ")", body):
-        return True
-    for m in re.finditer("(" + "|".join(LANE_GOING_LEADS + LANE_INSIDE_LEADS) + ")了?" + x + "里(?![面头边外])", body):
-        if m.group(1) in LANE_GOING_LEADS or not _after_verb(lex, body, m.start()):
-            return True
-    return False
+    framed, placed = _lanes_said(lex, body)
+    return stem in framed or (stem[-1] not in LANE_SENSE_ENDS and stem in placed)
 
 
 def _lane_candidates(lex: _Lexicon, line: str, body: str | None = None) -> Iterator[tuple[str, int]]:
