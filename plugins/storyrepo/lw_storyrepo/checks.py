@@ -1832,7 +1832,7 @@ _NOT_YET_DONE_ALSO = ("未", "甭", "莫", "等", "将", "就", "再", "才")
 _NOT_YET_DONE_NOT = ("得", "回头")
 """Words of the shared not-yet tables that :data:`NOT_YET_DONE` leaves out: read anywhere before the act in its sentence
 they are as often another word's (觉得, 记得, 麻利得很; 回头看了看 — turning one's head) and would unsay a plain 换了灯泡
-(fm1, stop 61, R61's M1-4)."""
+(fm1, stop 61, R61's m1-4)."""
 NOT_YET_DONE = re.compile("|".join(w for w in (*PLAN_WORDS, *UNDONE_WORDS, *_NOT_YET_DONE_ALSO)
                                    if w not in _NOT_YET_DONE_NOT))
 """What, anywhere before an act in its sentence, may say it is not done (yet): negated (没换), wanted or planned (要换,
@@ -2017,7 +2017,7 @@ DONE_ASPECT = ("了", "完", "过", "好")
 DONE_REACHED = ("掉", "成", "到", "上", "下", "进", "出", "回", "起")
 """What, right after an act, tells it done by a result or a direction reached (抄到天黑, 爬上灯塔, 抄进记录本) — or, after a
 verb of perceiving or a one-character act of another word, no act done at all (听到这话, 看出, 看上去, 听起来; 开 of 打开 in
-开出一张收条, 开起了玩笑: fm1, stop 61, R61's M1-1)."""
+开出一张收条, 开起了玩笑: fm1, stop 61, R61's m1-1)."""
 DONE_AFTER = f"(?:{'|'.join((*DONE_ASPECT, *DONE_REACHED))})"
 """What, right after an act, tells it done: :data:`DONE_ASPECT` or :data:`DONE_REACHED`. An act word alone (留存对比。,
 开船。) may be a noun or a plan."""
@@ -2030,7 +2030,7 @@ ACT_DONE_ASPECT = rf"(?<![不没别甭莫未])(?:{{act}})(?={'|'.join(DONE_ASPEC
 """:data:`ACT_DONE`'s view for the readers of an act given up (:func:`_given_up`, :func:`_givings_up`,
 :func:`_told_done`), which read the act as its word **or one of its characters** and need no event word beside it:
 the act told done by its aspect only (听完, 写了一页; not 听到这话, 看上去, 开 of 打开 in 开出一张收条 — fm1, stop 61, R61's
-M1-1). :func:`_told_done_before` reads the whole :data:`ACT_DONE` (爬上灯塔): it needs the line's event word in the
+m1-1). :func:`_told_done_before` reads the whole :data:`ACT_DONE` (爬上灯塔): it needs the line's event word in the
 sentence too."""
 
 

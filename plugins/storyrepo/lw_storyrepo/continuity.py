@@ -790,7 +790,7 @@ made one)."""
 NOT_A_DEATH_BESIDE_A_COUNT = ("百日", "抚恤", "上香")
 """Words of :data:`MOURNING_WORDS` that :data:`OF_A_DEATH` leaves out: rites or dues the dead are waited on for, but as
 often of the living (百日酒 of a baby, 抚恤 of the injured, 上香 at a temple) — a count beside them is no count since a death
-(fm1, stop 61, R61's M1-2)."""
+(fm1, stop 61, R61's m1-2)."""
 OF_A_DEATH = re.compile(rf"(?:{DEATH_VERBS})(?:了|后|那|的|在|于|以后|之后|以来)|"
                         rf"{alternation(w for w in MOURNING_WORDS if w not in NOT_A_DEATH_BESIDE_A_COUNT)}")
 """A death told in a sentence (走了, 落水那天, 死在, 走后) or mourned in it (:data:`MOURNING_WORDS`): a count of
@@ -2094,7 +2094,7 @@ beside one (:data:`DOCUMENT_FRAME`); alone they frame speech as well (看了看�
 NOT_A_DOCUMENT_BEFORE_SPEECH = ("字", "笔", "纸", "添")
 """Words of :data:`WRITING_FRAME_WORDS` that :data:`DOCUMENT_FRAME` and :data:`PIECE_FRAME` leave out: H13's words of a
 note, as often a manner of speaking before a dated quote (一字一句地说, 把笔往桌上一拍, 点上一支纸烟, 又添了一句) — a
-spoken date read as a document's (fm1, stop 61, R61's M1-6)."""
+spoken date read as a document's (fm1, stop 61, R61's m1-6)."""
 _DOCUMENT_WORDS = tuple(w for w in WRITING_FRAME_WORDS if w not in NOT_A_DOCUMENT_BEFORE_SPEECH)
 DOCUMENT_FRAME = re.compile(alternation(_DOCUMENT_WORDS + HANDLING_FRAME_WORDS))
 """Words before a quote that frame it as a written piece (念一遍, 在日记本上写, 翻开值班日志, 递过来一张条子, 贴出一张通知):
@@ -2102,7 +2102,7 @@ a quote after words of speaking alone (说, 问, 算) is speech, its clauses no 
 NOT_WRITTEN_BEFORE_SPEECH = ("表", "单", "牌", "榜", "刻", "账", "填", "通知")
 """Words of :data:`WRITING_FRAME_WORDS` that :data:`WRITTEN_FRAME` leaves out: before a quote they are as often of
 speech (手表, 表情, 简单, 床单, 打牌, 立刻, 算账, 通知大家) — T9/D1's pieces, read beside a date or with a word of handling,
-not where a bare name closing the words would be signed by it (fm1, stop 61, R61's M1-5)."""
+not where a bare name closing the words would be signed by it (fm1, stop 61, R61's m1-5)."""
 WRITTEN_FRAME = re.compile(alternation(w for w in WRITING_FRAME_WORDS if w not in NOT_WRITTEN_BEFORE_SPEECH))
 """Words of the narration before a quote that set it out as written (…头一行写着：“…”, 拿钢笔添了一行：“…”, 字条): only
 then do words closing on a bare name stand signed by it (:func:`_writer_of`; fh13, stop 60, R60's H13-4: 谁来问过？苏禾。
@@ -6024,7 +6024,7 @@ copula; nor one of a time to come told not doing, or as the dead are spoken of (
 (等洛桑师傅一句话), nor the reduplicated wait (等老洛等了二十年: waiting for them, not them acting) (fs3, stop 60: S3-1)."""
 NOT_A_RITE_IN_A_QUOTE = ("丧",)
 """Words of :data:`MOURNING_WORDS` that :data:`RITES` leaves out: read anywhere in a quote, bare 丧 is as often a mood
-(哭丧着脸, 沮丧, 垂头丧气) as a funeral (fm1, stop 61, R61's M1-3): RITES reads the funeral's words of 丧 instead
+(哭丧着脸, 沮丧, 垂头丧气) as a funeral (fm1, stop 61, R61's m1-3): RITES reads the funeral's words of 丧 instead
 (丧事, 奔丧…)."""
 RITES = alternation((*(w for w in MOURNING_WORDS if w not in NOT_A_RITE_IN_A_QUOTE),
                      "灵", "遗", "地下", "丧事", "丧礼", "丧葬", "奔丧", "治丧", "吊丧"))
