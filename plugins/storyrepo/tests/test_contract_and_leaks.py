@@ -1019,6 +1019,10 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
+    # a 1909 张家口 telegraph office (stop 62): first run on stop 61's checks 7/15, 4/5, 5/5 and 7 false alarms
+    ("连续性-盲评五十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 7, "合同": 4, "泄密": 5}, 7),
+    # a 1987 哈尔滨 meat-processing plant (stop 62): first run on stop 61's checks 9/15, 4/5, 4/5 and 3 false alarms
+    ("连续性-盲评五十三", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 4, "泄密": 4}, 3),
 ]
 
 
