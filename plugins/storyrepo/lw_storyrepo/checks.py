@@ -1152,7 +1152,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not quoted.get(term):
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
-                if _only_whence(term, text) or _district_of(ctx, term, text, body):
+                if _only_whence(term, text) or _only_modifies(ctx, term, text) or _district_of(ctx, term, text, body):
                     continue
             key = (term, bool(quoted.get(term)))
             if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
@@ -1178,10 +1178,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     # the thing a handover line gives is nowhere: the handover, the event the line asks, never happens
                     out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(term)}」"
                                                       "正文里没有", line_no))
-                elif doubt is None and event_line and ctx is not None and ctx.is_person(who) \
-                        and (untold := _event_untold(ctx, text, body, cuts, book_words=True)) is not None:
-                    # the one who does the line's act is nowhere, and nothing of the act either: the event never
-                    # happens, said as such (c3, stop 60), the person named as before
+                elif doubt is None and event_line and ctx is not None \
+                        and (untold := _act_untold(ctx, text, body, cuts)) is not None:
+                    # the one who does the line's act, or the thing it is done with or to, is nowhere, and nothing of
+                    # the act either: the event never happens, said as such (c3, stop 60; a thing too: c5, stop 62),
+                    # the name named as before
                     out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：「{clipped(term)}」正文里没有，"
                                                       f"事情本身（{clipped('、'.join(sorted(untold)))}）也一个字眼没有写到",
                                        line_no))
@@ -1610,16 +1611,34 @@ def _event_untold(ctx: CheckContext, text: str, body: str, cuts: dict[str, tuple
     return None
 
 
+def _act_untold(ctx: CheckContext, text: str, body: str, cuts: dict[str, tuple[int, ...]]) -> frozenset[str] | None:
+    """What of an event line's act the prose never writes, asked where a name of the line is nowhere either: its words
+    (:func:`_event_untold`, the book's own words counted), or the object of an act one person does with or for another
+    (:func:`_led_act_untold` under :data:`ACTS_WITH`: A教B用喷灯烤…的油管 — 油管). ``None`` when something of it is told."""
+    words = _event_untold(ctx, text, body, cuts, book_words=True)
+    if words is not None:
+        return words
+    head = _led_act_untold(ctx, text, body, ACTS_WITH)
+    return frozenset((head,)) if head is not None else None
+
+
 def _event_runs(ctx: CheckContext, text: str) -> list[str]:
     """The runs of an event line :func:`_event_words` reads: what is left between its names, quoted terms and fillers."""
     rest = ctx.terms_re().sub("，", _QUOTED.sub("，", text))
     return [run for run in _FILLER.split(rest) if len(run) >= 2]
 
 
-LEADS = re.compile(r"带(?:着|上|领着?)?$")
-"""A contract line's leading of one person by another (A带B…, A带着B…, A带领B…): the word between the line's first
-two persons. What follows the companion is the event's own parts: where or for what (到锅炉间后头, 给汽铲, 在管架上),
-then the act and its object (看旧裂口, 换斗齿) — :func:`_led_act_untold` reads the object."""
+LEADS = re.compile(r"(?:带|领|引)(?:着|上|领着?)?$")
+"""A contract line's leading of one person by another (A带B…, A带着B…, A带领B…, A领B…, A引着B…): the word between the
+line's first two persons. What follows the companion is the event's own parts: where or for what (到锅炉间后头, 给汽铲,
+在管架上), then the act and its object (看旧裂口, 换斗齿) — :func:`_led_act_untold` reads the object. Leading only: a line
+of teaching, keeping company or helping (A教B…, A陪B…, A帮B…) is read so only where a thing of it is missing too
+(:data:`ACTS_WITH`)."""
+ACTS_WITH = re.compile(r"(?:带|领|引|教|陪|替|帮|给|跟|同|和|随|扶)(?:着|上|领着?)?$")
+"""The words between a line's first two persons of any act the one does with, for or to the other (A教B用喷灯烤…, A陪B去…,
+A替B…, A帮B…, A同B…): where a thing or place the line names is nowhere in the prose and the act's object is nowhere either
+(:func:`_led_act_untold`), the finding names the event, not the thing (c5, stop 62). Not a warning of its own: such acts
+are told in other words often (教人作策论 told as 破题; 陪人烧纸 as 烧点纸) — only leading (:data:`LEADS`) is."""
 COMMON_NOUN_TAGS = frozenset(("n", "nz", "ng", "nl"))
 """Dictionary tags of a common noun, an act's possible object (裂口, 麻袋): not a place's or a person's name (the
 dictionary tags 上香 a place and 洪水 a name), not a verb (点卯)."""
@@ -1629,7 +1648,7 @@ one-character object (放树, 钉掌, 点卯, 上香, 堆防滑沙 → 滑沙), 
 such an act is told in other words (砍树, 烧香, 挂号), so its two characters prove nothing absent."""
 
 
-def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
+def _led_act_untold(ctx: CheckContext, text: str, body: str, leads: re.Pattern[str] = LEADS) -> str | None:
     """The object of a led event's act (A带B…的旧裂口 → 裂口; A带B给汽铲换斗齿 → 斗齿) when the prose writes none of the act's
     nouns: the two people may be there together and the place reached, but the thing the act is done to is never
     written, so the act is not told (c4, stop 61: the lines' parts — doer, companion, place, act and object — not their
@@ -1640,9 +1659,11 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
     :data:`propernouns.LOCALIZERS`), or a name of the book in the act, not right after a link (赶王爷庙的庙会: 王爷庙
     named). The act starts at the first verb after the companion that is no link
     (:func:`_opens_act`); with none, after the first link and its one word (给拖拉机|换刹片), else at the companion.
+    A person inside the act is whose its object is (看某某留下的铺盖), not where it is told: named, the object is still
+    unwritten (c5, stop 62). ``leads``: the words between the two persons read (:data:`LEADS`, or :data:`ACTS_WITH`).
     ``None`` when told, or when the line is not of this shape."""
     names = list(ctx.terms_re().finditer(text))
-    if len(names) < 2 or names[0].start() != 0 or not LEADS.search(text[names[0].end():names[1].start()]) \
+    if len(names) < 2 or names[0].start() != 0 or not leads.search(text[names[0].end():names[1].start()]) \
             or not ctx.is_person(names[0].group()) or not ctx.is_person(names[1].group()) or LINE_FORBIDS.search(text):
         return None
     runs = _event_runs(ctx, text[names[1].end():])
@@ -1650,7 +1671,7 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
         return None  # the line ends on a name or a filler: no object of its own to read
     head = runs[-1][-2:]
     lex = lexicon()
-    if not _object_word(lex.tags, head):
+    if not _object_word(lex.tags, head) and not text.endswith("的" + head):  # after 的 a noun, whatever its tag (铺盖)
         return None
     # the act starts at the first verb after the companion that is no link (给, 到, 在: where or for what) — the nouns
     # of the where (拖拉机 of 给拖拉机换刹片) are not the act's
@@ -1662,7 +1683,8 @@ def _led_act_untold(ctx: CheckContext, text: str, body: str) -> str | None:
         return None
     # a name of the book inside the act (赶王爷庙的庙会, 看邱满仓留下的车: not after a link, 到锅炉间, 给汽铲 — the where)
     # named by the prose: the act's thing is told by its owner or its place (王爷庙赶会)
-    inside = [m.group() for m in names[2:] if not any(text.endswith(link, 0, m.start()) for link in ACT_LINKS)]
+    inside = [m.group() for m in names[2:] if not any(text.endswith(link, 0, m.start()) for link in ACT_LINKS)
+              and not ctx.is_person(ctx.aliases.get(m.group(), m.group()))]
     return None if any(_named_in(v, body) for t in inside for v in ctx.variants(ctx.aliases.get(t, t))) else head
 
 
@@ -2257,6 +2279,28 @@ def _only_whence(term: str, line: str) -> bool:
     (:data:`SENT_FROM`: 邮车从柯洛捎来杨秀珍的信): the line asks them here, not there."""
     spots = _spots(term, line)
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
+
+
+GOES_TO = frozenset("到去在进回往赴抵至上下出入离于向朝经过住守留奔赶逛游闯跑走从自")
+"""Characters before a place that make it where someone goes, is or comes from (到北京的…, 在天津的家, 赶王爷庙的庙会, 去临安的
+三个人): a place so named is asked by the line, even when 的 follows it (:func:`_only_modifies`)."""
+_MODIFIER = re.compile(rf"(?:[{''.join(SENT_FROM)}]?过?来)?的(?=[\u4e00-\u9fff])(?![^，,。；;：:！？、]{{0,6}}?"
+                       rf"[{''.join(sorted(LOCALIZERS))}](?:[，,。；;：:！？、]|$))")
+"""What follows a place that makes it a modifier of the thing after it (北京来的邮袋, 上海寄来的信, 黑石梁的剖面图, 香港的某某):
+来的 or a verb of sending (:data:`SENT_FROM`) and 来的, or 的 alone — unless the phrase after it ends on a place part
+(二号船台的脚手架上: a spot of the place, where something is)."""
+
+
+def _only_modifies(ctx: CheckContext | None, term: str, line: str) -> bool:
+    """A place of the book the line names only as what a thing or person comes from or belongs to (接北京来的邮袋, 翻出一封洛阳来的
+    信, 查某秘境的舆图, 给香港的某某打电话): the line asks the thing here, not the scene there (c5, stop 62). Not when what
+    stands before the place makes it a place gone to or been at (:data:`GOES_TO`: 去临安的三个人, 上朝天岭的急递铺), nor when
+    the phrase after 的 ends on a place part (:data:`_MODIFIER`)."""
+    if ctx is None or ctx.world is None or ctx.aliases.get(term, term) not in ctx.world.places:
+        return False
+    spots = _spots(term, line)
+    return bool(spots) and all((at == 0 or line[at - 1] not in GOES_TO) and _MODIFIER.match(line, at + len(term))
+                               for at in spots)
 
 
 def _before(line: str, at: int) -> str:
