@@ -2299,8 +2299,22 @@ def _only_modifies(ctx: CheckContext | None, term: str, line: str) -> bool:
     if ctx is None or ctx.world is None or ctx.aliases.get(term, term) not in ctx.world.places:
         return False
     spots = _spots(term, line)
-    return bool(spots) and all((at == 0 or line[at - 1] not in GOES_TO) and _MODIFIER.match(line, at + len(term))
-                               for at in spots)
+    return bool(spots) and all((at == 0 or line[at - 1] not in GOES_TO) and (mod := _MODIFIER.match(line, at + len(term)))
+                               and not _spot_of_place(line[mod.end():]) for at in spots)
+
+
+SPOT_TAILS = (SPOT_ENDS - frozenset("头边面侧口")) | frozenset("沟铺区馆店所站处坑窑")
+"""Last characters of a word after 的 that make it a spot of the place before (南泡子的老井场, 某岭的边沟, 某地的急递铺, 某市场的
+维修区): the line is at the place, not of a thing from it (:func:`_only_modifies`). Not the place parts 头, 边, 面, 侧, 口 (剖面图,
+口信: nouns of things; a place part ending the phrase is read by :data:`_MODIFIER`)."""
+
+
+def _spot_of_place(rest: str) -> bool:
+    """Whether what follows a place's 的 (``rest``) opens on a spot of it: a word of two to four characters ending on
+    :data:`SPOT_TAILS` (井场, 边沟, 急递铺, 维修区, 盐库里). Read by characters, not by the dictionary's cut, which
+    splits a compound it does not know (盐|库里)."""
+    run = re.match(r"[\u4e00-\u9fff]{2,4}", rest)
+    return run is not None and any(c in SPOT_TAILS for c in run.group()[1:])
 
 
 def _before(line: str, at: int) -> str:
