@@ -1071,6 +1071,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         # the line's runs as the dictionary cuts them (:meth:`propernouns._Lexicon.boundaries`' ``cuts``): its readers
         # (the act given up, a place in reported words, the words an event says) segment a run of it once
         cuts: dict[str, tuple[int, ...]] = {}
+        # what of the line's act the prose never writes: read once a line, asked by each of its missing names
+        act_untold = functools.cache(lambda: _act_untold(ctx, text, body, cuts) if ctx is not None else None)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
         first = len(out)  # this line's findings are out[first:]
         checked = False
@@ -1178,8 +1180,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     # the thing a handover line gives is nowhere: the handover, the event the line asks, never happens
                     out.append(Finding("合同", ERROR, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(term)}」"
                                                       "正文里没有", line_no))
-                elif doubt is None and event_line and ctx is not None \
-                        and (untold := _act_untold(ctx, text, body, cuts)) is not None:
+                elif doubt is None and event_line and ctx is not None and (untold := act_untold()) is not None:
                     # the one who does the line's act, or the thing it is done with or to, is nowhere, and nothing of
                     # the act either: the event never happens, said as such (c3, stop 60; a thing too: c5, stop 62),
                     # the name named as before
@@ -2300,7 +2301,7 @@ def _only_modifies(ctx: CheckContext | None, term: str, line: str) -> bool:
         return False
     spots = _spots(term, line)
     return bool(spots) and all((at == 0 or line[at - 1] not in GOES_TO) and (mod := _MODIFIER.match(line, at + len(term)))
-                               and not _spot_of_place(line[mod.end():]) for at in spots)
+                               and not _spot_of_place(line, mod.end()) for at in spots)
 
 
 SPOT_TAILS = (SPOT_ENDS - frozenset("头边面侧口")) | frozenset("沟铺区馆店所站处坑窑")
@@ -2309,11 +2310,15 @@ SPOT_TAILS = (SPOT_ENDS - frozenset("头边面侧口")) | frozenset("沟铺区�
 口信: nouns of things; a place part ending the phrase is read by :data:`_MODIFIER`)."""
 
 
-def _spot_of_place(rest: str) -> bool:
-    """Whether what follows a place's 的 (``rest``) opens on a spot of it: a word of two to four characters ending on
-    :data:`SPOT_TAILS` (井场, 边沟, 急递铺, 维修区, 盐库里). Read by characters, not by the dictionary's cut, which
-    splits a compound it does not know (盐|库里)."""
-    run = re.match(r"[\u4e00-\u9fff]{2,4}", rest)
+_OPENING_WORD = re.compile(r"[\u4e00-\u9fff]{2,4}")
+
+
+def _spot_of_place(line: str, at: int) -> bool:
+    """Whether what follows a place's 的 (``line`` from ``at``) opens on a spot of it: a word of two to four characters
+    with a character of :data:`SPOT_TAILS` after its first (井场, 边沟, 急递铺, 维修区, 盐库里). Read by characters, not by
+    the dictionary's cut, which splits a compound it does not know (盐|库里); read in place, not on a copy of the rest of
+    the line for each spot."""
+    run = _OPENING_WORD.match(line, at)
     return run is not None and any(c in SPOT_TAILS for c in run.group()[1:])
 
 
