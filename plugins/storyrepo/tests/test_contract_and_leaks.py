@@ -930,17 +930,20 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarm, no good draft sent back; 11/15 with stop 61's rounds (RL1's role lines, RP1's reports here; not tuned on it;
     # its README); a development set since stop 62.
     ("连续性-盲评五十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-境界-2.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'),
-      ('合同-5.md', '白老栓领郑福生到后院柴房看常顺留下的铺盖')],
-     1),
+     # c5's round (stop 62: a led act A领B… whose object is never written; a place only modifying a thing, 北京来的邮袋,
+     # no longer asked): 合同-5 caught, 合同-3's false alarm gone
+     [('连贯-境界-2.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间')],
+     0),
     # a 1982 army truck company snowed in at 沱沱河兵站 written blind at stop 61, an evaluation set: first run 6/15, 4/5, 2/5
     # and 4 false alarms, one good draft sent back; 7/15 with stop 61's rounds (RL1's role lines; not tuned on it; its
     # README); a development set since stop 62.
     ("连续性-盲评五十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [('连贯-境界-3.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-1.md', '位置'),
       ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
-      ('合同-5.md', '鲁铁成教刘满仓用喷灯烤化冻住的油管'), ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
-     4),
+      ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
+     # c5's round (stop 62: a taught act whose thing and object are both unwritten is named as the event): 合同-5 caught,
+     # its false alarm (喷灯 reported alone) gone
+     3),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
