@@ -1154,7 +1154,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not quoted.get(term):
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
-                if _only_whence(term, text) or _only_modifies(ctx, term, text) or _district_of(ctx, term, text, body):
+                if _only_whence(term, text) or _only_modifies(ctx, term, text, body) or _district_of(ctx, term, text, body):
                     continue
             key = (term, bool(quoted.get(term)))
             if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
@@ -2292,16 +2292,37 @@ _MODIFIER = re.compile(rf"(?:[{''.join(SENT_FROM)}]?过?来)?的(?=[\u4e00-\u9ff
 (二号船台的脚手架上: a spot of the place, where something is)."""
 
 
-def _only_modifies(ctx: CheckContext | None, term: str, line: str) -> bool:
-    """A place of the book the line names only as what a thing or person comes from or belongs to (接北京来的邮袋, 翻出一封洛阳来的
-    信, 查某秘境的舆图, 给香港的某某打电话): the line asks the thing here, not the scene there (c5, stop 62). Not when what
-    stands before the place makes it a place gone to or been at (:data:`GOES_TO`: 去临安的三个人, 上朝天岭的急递铺), nor when
-    the phrase after 的 ends on a place part (:data:`_MODIFIER`)."""
+def _only_modifies(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
+    """A place of the book the line names only as what a thing or person comes from or belongs to: the line asks the
+    thing here, not the scene there (c5, stop 62). Two shapes (:data:`_MODIFIER`):
+
+    - where it comes from, PLACE + (a verb of sending) + 来的 (接北京来的邮袋, 翻出一封洛阳来的信, 看某地捎来的盐样): always;
+    - whose or of where, PLACE + 的 (查某秘境的舆图, 给香港的某某打电话): only when the prose writes the thing or person
+      after 的 (:func:`_modified_written`) — the line is told by its thing; else the act may be done at the place
+      (修某地的水闸, 挖某地的排水渠) and :func:`_only_telling`'s warning asks (r62-1).
+
+    Not when what stands before the place makes it a place gone to or been at (:data:`GOES_TO`: 去临安的三个人, 上朝天岭的
+    急递铺), nor when the phrase after 的 ends on a place part or opens on a spot of the place (:func:`_spot_of_place`)."""
     if ctx is None or ctx.world is None or ctx.aliases.get(term, term) not in ctx.world.places:
         return False
     spots = _spots(term, line)
+    written: dict[str, bool] = {}  # the words after 的 looked up in the prose: once each, not once a spot
     return bool(spots) and all((at == 0 or line[at - 1] not in GOES_TO) and (mod := _MODIFIER.match(line, at + len(term)))
-                               and not _spot_of_place(line, mod.end()) for at in spots)
+                               and not _spot_of_place(line, mod.end())
+                               and ("来" in mod.group() or _modified_written(line, mod.end(), body, written))
+                               for at in spots)
+
+
+def _modified_written(line: str, at: int, body: str, written: dict[str, bool]) -> bool:
+    """Whether the prose writes what a place's 的 modifies (``line`` from ``at``: its first two to four characters,
+    :data:`_OPENING_WORD`, by the longest the prose writes, down to two). ``written``: the lookups made already."""
+    run = _OPENING_WORD.match(line, at)
+    if run is None:
+        return False
+    word = run.group()
+    if word not in written:
+        written[word] = any(word[:k] in body for k in range(len(word), 1, -1))
+    return written[word]
 
 
 SPOT_TAILS = (SPOT_ENDS - frozenset("头边面侧口")) | frozenset("沟铺区馆店所站处坑窑")
