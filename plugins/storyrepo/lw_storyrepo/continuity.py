@@ -472,6 +472,13 @@ KEEPING_CLAUSE_MAX = 20
 """How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
 the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
 start or end for each (fh13, stop 60, R60's H13-5)."""
+CARRIED_TOPIC_MAX = 16
+"""How long the one clause between a thing said as the topic and its keeping clause may be, in characters (那把口琴，昨晚上
+我借去吹了两支歌，还在我挎包里: the thing is the dropped subject of 还在…): the words a speaker says they did with it, read
+by :func:`_carried_topic` (h16, stop 62)."""
+CARRIED_NOT = re.compile(rf"{HE_ONE}|[你您]|们")
+"""What in the clause between a topic thing and its keeping clause says another acts there (他拿去…, 你忘了, 我们…): the
+thing is no longer plainly the speaker's to tell of (:func:`_carried_topic`)."""
 CLAUSE_STOPS = "，,；;。！？!?"
 """The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
 one source, the two views differing by what else ends a clause — m1, stop 61)."""
@@ -1626,6 +1633,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # keeping place, or out of its holder's hands (:func:`_kept_away`, H13, stop 60)
         keeping = re.compile(rf"(?P<owner>{names.pattern}|{alternation(MINE_SPEAKERS)})?(?:的|[那这]一?[{ITEM_KIND}])?"
                              rf"(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})[\u3000\s]*"
+                             rf"(?:[，,](?P<between>[^。！？!?“”，,：:；;\n]{{1,{CARRIED_TOPIC_MAX}}})[，,])?"
                              rf"(?P<verb>{KEPT_AT}{KEEPER_PLACE}|{KEEPER_HOLDS}|{LEFT_AWAY})")
         dropped = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "-"}
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
@@ -6279,6 +6287,10 @@ NEWCOMER = re.compile(rf"^\s*(?:{SIGHTED}|只见)|(?:坐着|站着|躺着|蹲着
 subjectless clauses after it are no longer the sentence subject's (:func:`_subjectless`)."""
 SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
+SEEN_IN_CLAUSE = re.compile(rf"(?:{SIGHTED}|只见|望见|瞅见|瞥见|瞄见|发现)")
+"""A verb of seeing inside the lead's own clause (他看见刘满仓还睁着眼): the one seen, told doing something there, is
+who the subjectless clauses after it are about (…，手里攥着个口琴: the one seen holds it, not the seer)
+(:func:`_seen_takes_over`, h16, stop 62)."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
 _ONE_PERSON = "(?![们的])"
@@ -6307,6 +6319,18 @@ def _quote_left_open(clause: str) -> bool:
     return max(clause.rfind(mark) for mark in "“「") > max(clause.rfind(mark) for mark in "”」")
 
 
+def _seen_takes_over(clause: str, after: int, names: re.Pattern[str]) -> re.Match[str] | bool:
+    """Who a verb of seeing after ``after`` in ``clause`` (:data:`SEEN_IN_CLAUSE`) brings in as the subject of the
+    clauses after it: the name seen, when the clause goes on to tell them doing or being something (看见刘满仓还睁着眼;
+    not 看见刘满仓, the seen one only an object); True when it is a pronoun (看见她还醒着: someone, not the seer, and not
+    a name we can tell); False when no one is seen so (h16, stop 62)."""
+    for seen in SEEN_IN_CLAUSE.finditer(clause, after):
+        who = names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end())
+        if who is not None and clause[who.end():].strip(" \u3000”」’\"") and clause[who.end()] not in "“「：:的们":
+            return who if names.match(clause, seen.end()) else True
+    return False
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
@@ -6324,10 +6348,23 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
             quoted = first is not None and _quote_left_open(clause)
+            seen_here = _seen_takes_over(clause, first.end(), names) if first is not None and not quoted else False
+            if seen_here is True:
+                break  # 走到帐篷，他看见她还睁着眼，手里攥着…: someone seen, not the seer, and no name to tell (h16)
+            first = seen_here or first
             at += len(clause)
             continue
         if k == 0:
             quoted = first is not None and _quote_left_open(clause)  # 老周说：“苏禾，把那只…还我。”: opened in the lead's clause
+        if first is not None and k == 0 and not quoted:
+            # 他看见刘满仓还睁着眼，手里攥着个口琴: the one seen doing something leads the clauses after (h16)
+            seen_here = _seen_takes_over(clause, len(sentence) - len(lead) + first.end(), names)
+            if seen_here is True:
+                break
+            if seen_here:
+                first = seen_here
+                at += len(clause)
+                continue
         if first is not None and k % 2 == 0 and k > 0 and (quoted or _quote_left_open(clause)):
             # 常叔站起来，…，“去，把你那块纤板拿来，…”: the clauses while a quote opened after the lead is open are its words,
             # no act of the lead; the narration after it closes is the lead's again (“走，”扛起扁担…) (H12)
@@ -6665,6 +6702,17 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     return None
 
 
+def _carried_topic(m: re.Match[str], names: re.Pattern[str]) -> bool:
+    """Whether a keeping match (``keeping`` of :func:`check_continuity`) with a clause between its thing and its verb
+    (group ``between``) still says the thing is kept: only a keeping place of the speaker's (还在我挎包里: group ``keeper``)
+    after a clause naming no one but the speaker (我借去吹了两支歌), none of :data:`CARRIED_NOT` or of
+    :data:`KEEPING_NOT_NOW`'s words — the thing is the dropped subject of the keeping clause. True with no clause between
+    (h16, stop 62)."""
+    between = m.group("between")
+    return between is None or (m.group("keeper") is not None and names.search(between) is None
+                               and CARRIED_NOT.search(between) is None and KEEPING_NOT_NOW.search(between) is None)
+
+
 def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_sentence: str, lines: list[str], i: int,
                    col: int, first_line: int, speakers: dict[int, list[Any]], names: re.Pattern[str],
                    aliases: dict[str, str], owners: dict[str, str], by_length: list[str],
@@ -6687,7 +6735,7 @@ def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_s
                 or NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or KEEPING_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), high if clause_end is None else clause_end.start()) \
-                or (clause_end is not None and clause_end.group() in "？?"):
+                or (clause_end is not None and clause_end.group() in "？?") or not _carried_topic(m, names):
             continue
         item = _canonical(m.group("thing"), world.items, by_length)
         if close < at:
