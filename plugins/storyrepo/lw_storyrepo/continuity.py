@@ -479,6 +479,21 @@ by :func:`_carried_topic` (h16, stop 62)."""
 CARRIED_NOT = re.compile(rf"{HE_ONE}|[你您]|们")
 """What in the clause between a topic thing and its keeping clause says another acts there (他拿去…, 你忘了, 我们…): the
 thing is no longer plainly the speaker's to tell of (:func:`_carried_topic`)."""
+RECORD_OPENERS = r"(?<![\u4e00-\u9fff])(?:今|兹|现|即日)"
+"""The words a receipt, an IOU or a note of seizure opens its line on (今收到…, 兹收…, 即日扣留…), standing first (no word
+of Chinese before: 他今天借…, 发现存… are narration): the record speaks of its own day (:data:`RECORD_TAKES`, h16,
+stop 62)."""
+RECORD_TAKE_VERBS = (r"(?:暂|代|已|特)?(?:收到|收存|收缴|收讫|收|借到|借|领到|领|扣押|扣留|扣下|扣|没收|查收|查扣|寄存|存)")
+"""The verbs of a record of taking a thing from someone into the writer's or the office's keeping (收, 扣留, 没收, 借到,
+寄存 …), an adverb of for-now or on-behalf before them (暂收, 代收)."""
+RECORD_TAKES = rf"(?:{RECORD_OPENERS}){RECORD_TAKE_VERBS}(?P<role>[\u4e00-\u9fff]{{0,4}}?)(?P<owner>WHO)"
+"""A record's line taking a thing from a person (今暂收信差NAME随身…一只, 兹借到NAME…一架, 即日扣留NAME…): the
+record's opener and verb, a role glued before the name at most (信差, 失主), then the name (``WHO``: the book's names);
+the thing follows within a few words of its looks (:func:`_record_findings`). The one named had it till the record took
+it: the card that still gives it to them is stale (h16, stop 62)."""
+RECORD_THING_GAP = 8
+"""How many characters of a thing's looks or whose-ness (随身牛皮, 的旧) may stand between a record's name and the thing
+it took (:data:`RECORD_TAKES`), in characters (h16, stop 62)."""
 CLAUSE_STOPS = "，,；;。！？!?"
 """The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
 one source, the two views differing by what else ends a clause — m1, stop 61)."""
@@ -1635,6 +1650,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                              rf"(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})[\u3000\s]*"
                              rf"(?:[，,](?P<between>[^。！？!?“”，,：:；;\n]{{1,{CARRIED_TOPIC_MAX}}})[，,])?"
                              rf"(?P<verb>{KEPT_AT}{KEEPER_PLACE}|{KEEPER_HOLDS}|{LEFT_AWAY})")
+        # 今暂收信差郑福生随身牛皮护书一只: a record taking a thing from its holder (:func:`_record_findings`, h16)
+        record = re.compile(RECORD_TAKES.replace("WHO", names.pattern)
+                            + rf"[^。！？“”，,：:；;\n]{{0,{RECORD_THING_GAP}}}?(?P<thing>{item_re})")
         dropped = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "-"}
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
         voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
@@ -1757,6 +1775,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
             out += _kept_findings(world, keeping, sentence, said_sentence, lines, i, col, first_line, speakers, names,
                                   aliases, owners, by_length, given | got | dropped)
+            out += _record_findings(world, record, sentence, said_sentence, lines[i], col, first_line + i, owners, by_length,
+                                    given | got | dropped)
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
@@ -6700,6 +6720,26 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     if (owner in MINE_SPEAKERS or (owner is None and m.group("handover") is not None)) and speaker == holder:
         return holder, "left"
     return None
+
+
+def _record_findings(world: World, record: re.Pattern[str], sentence: str, said_sentence: str, line: str, col: int,
+                     row: int, owners: dict[str, str], by_length: list[str], changed: set[tuple[str, str]]) -> list[Finding]:
+    """The 持有 findings of a record's line in ``sentence`` (``record``: :data:`RECORD_TAKES` then the thing) taking a
+    thing from the one its card gives it to (今暂收NAME随身…护书一只): out of their hands now, with no change of the
+    draft's (``changed``: ``(who, thing)``) saying so. ``row`` is the finding's line number. Not a record told of a time
+    gone (当年…今收到…: :data:`PAST_TIME` in its clause before it) (h16, stop 62)."""
+    out = []
+    for m in record.finditer(sentence):
+        item = _canonical(m.group("thing"), world.items, by_length)
+        who = world.aliases.get(m.group("owner"), m.group("owner"))
+        low = max(0, m.start() - KEEPING_CLAUSE_MAX)
+        if owners.get(item) != who or (who, item) in changed or re.search(PAST_TIME, sentence[low:m.start()]):
+            continue
+        out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），正文的字据却写它已从{who}手上收走"
+                           f"{ANSWER_MARK}本章收走了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
+                           row, line.find(m.group("thing"), col - 1) + 1 or col, said_sentence.strip()[:60],
+                           Subject("持有", who, item)))
+    return out
 
 
 def _carried_topic(m: re.Match[str], names: re.Pattern[str]) -> bool:
