@@ -437,10 +437,13 @@ closed class — here, the hands, the body, the house, a drawer, box or chest of
 (锁在, 收在, 藏在 …) any place word of theirs ending in 里/上/下; never one of :data:`NOT_KEEPER_PLACE` (H13, stop 60;
 fh13's narrowing of R60's H13-1: 在我头顶上, 在我们塔上, 在我哥那里 are no keeping)."""
 KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?"
-                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了)")
+                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了"
+                r"|(?:替|给|帮)(?:你|您|他|她)?(?:收|锁|藏|存)(?:着|(?:好|起来)了|(?:在|到|进)(?![你您他她])"
+                r"[^。！？!?“”，,；;\n]{1,8}?(?:里|上|下)了?))")
 """The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a whole word of
 keeping (收着, 锁着, 留着, 收好了) or of taking it along (带来了, 带到…来了, 拿走了), only a place between (H13, stop 60;
-fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping)."""
+fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping); or put away for someone (我替你锁在箱子里了,
+俺给他收起来了, 我帮你存着: h16, stop 62) — never into a place of theirs (替你锁在你箱子里: back in their keeping)."""
 LEFT_AWAY = (r"(?:留|丢|落|忘|寄|押|当|扔|撂|存)在[^。！？!?“”，,；;\n]{1,10}"
              r"|(?:送|借|交|留|卖|赔|让|传|托)给(?![我俺])[^。！？!?“”，,；;\n]{1,6}?了|送人了"
              r"|(?:当|卖|押|丢|送)(?:掉)?了(?=[，,；;。！？!?”\n]|$)"
@@ -494,6 +497,16 @@ it: the card that still gives it to them is stale (h16, stop 62)."""
 RECORD_THING_GAP = 8
 """How many characters of a thing's looks or whose-ness (随身牛皮, 的旧) may stand between a record's name and the thing
 it took (:data:`RECORD_TAKES`), in characters (h16, stop 62)."""
+RECORD_LIST_GAP = 32
+"""How many characters of a thing's count and looks (一只，镀镍，三节电池，…) may stand between a record's thing and its owner role
+(:data:`RECORD_OWNER`), in characters (h16, stop 62)."""
+RECORD_OWNER_ROLES = "失主|当户|物主|原主|事主|押主|典主|寄存人|存放人|交存人|送修人|送存人"
+"""The roles a record's list line names a thing's owner by after the thing (梅花银簪一支，…，当户NAME; 拾到…一只，…，失主NAME):
+the one who pawned, lost, deposited or sent it — it was theirs, and is out of their hands now (:data:`RECORD_OWNER`,
+h16, stop 62: 当户 of 连续性-盲评四十七, 失主 of 四十九; 物主, 寄存人, 送修人 the siblings no book uses)."""
+RECORD_OWNER = rf"(?P<thing>ITEM)(?P<gap>(?:(?!ITEM)[^。！？!?“”\n]){{0,{RECORD_LIST_GAP}}}?)[，,；;]\s*(?:{RECORD_OWNER_ROLES})[是为：:]?\s*(?P<owner>WHO)"
+"""A record's list line: a thing (``ITEM``: the book's held things), its looks and count in a few clauses (``gap``, no
+other thing in it), then an owner role of :data:`RECORD_OWNER_ROLES` glued to a name (``WHO``) (h16, stop 62)."""
 CLAUSE_STOPS = "，,；;。！？!?"
 """The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
 one source, the two views differing by what else ends a clause — m1, stop 61)."""
@@ -1648,11 +1661,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # keeping place, or out of its holder's hands (:func:`_kept_away`, H13, stop 60)
         keeping = re.compile(rf"(?P<owner>{names.pattern}|{alternation(MINE_SPEAKERS)})?(?:的|[那这]一?[{ITEM_KIND}])?"
                              rf"(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})[\u3000\s]*"
-                             rf"(?:[，,](?P<between>[^。！？!?“”，,：:；;\n]{{1,{CARRIED_TOPIC_MAX}}})[，,])?"
+                             rf"(?:[，,](?:(?P<between>[^。！？!?“”，,：:；;\n]{{1,{CARRIED_TOPIC_MAX}}})[，,])?)?"
                              rf"(?P<verb>{KEPT_AT}{KEEPER_PLACE}|{KEEPER_HOLDS}|{LEFT_AWAY})")
         # 今暂收信差郑福生随身牛皮护书一只: a record taking a thing from its holder (:func:`_record_findings`, h16)
-        record = re.compile(RECORD_TAKES.replace("WHO", names.pattern)
-                            + rf"[^。！？“”，,：:；;\n]{{0,{RECORD_THING_GAP}}}?(?P<thing>{item_re})")
+        records = (re.compile(RECORD_TAKES.replace("WHO", names.pattern)
+                              + rf"[^。！？“”，,：:；;\n]{{0,{RECORD_THING_GAP}}}?(?P<thing>{item_re})"),
+                   re.compile(RECORD_OWNER.replace("ITEM", item_re).replace("WHO", names.pattern)))
         dropped = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "-"}
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
         voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
@@ -1775,7 +1789,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
             out += _kept_findings(world, keeping, sentence, said_sentence, lines, i, col, first_line, speakers, names,
                                   aliases, owners, by_length, given | got | dropped)
-            out += _record_findings(world, record, sentence, said_sentence, lines[i], col, first_line + i, owners, by_length,
+            out += _record_findings(world, records, sentence, said_sentence, lines[i], col, first_line + i, owners, by_length,
                                     given | got | dropped)
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
@@ -6722,23 +6736,35 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     return None
 
 
-def _record_findings(world: World, record: re.Pattern[str], sentence: str, said_sentence: str, line: str, col: int,
-                     row: int, owners: dict[str, str], by_length: list[str], changed: set[tuple[str, str]]) -> list[Finding]:
-    """The 持有 findings of a record's line in ``sentence`` (``record``: :data:`RECORD_TAKES` then the thing) taking a
-    thing from the one its card gives it to (今暂收NAME随身…护书一只): out of their hands now, with no change of the
-    draft's (``changed``: ``(who, thing)``) saying so. ``row`` is the finding's line number. Not a record told of a time
-    gone (当年…今收到…: :data:`PAST_TIME` in its clause before it) (h16, stop 62)."""
+def _record_findings(world: World, records: tuple[re.Pattern[str], ...], sentence: str, said_sentence: str, line: str,
+                     col: int, row: int, owners: dict[str, str], by_length: list[str],
+                     changed: set[tuple[str, str]]) -> list[Finding]:
+    """The 持有 findings of a record's line in ``sentence`` (``records``: :data:`RECORD_TAKES` then the thing,
+    :data:`RECORD_OWNER`; groups ``owner`` and ``thing``) naming whose a known thing was when the record took it (今暂收NAME
+    随身…护书一只, 梅花银簪一支，…当户NAME): its card holder — out of their hands now —, or another — the card gives it to
+    someone else —, with no change of the draft's (``changed``: ``(who, thing)``) saying so. ``row`` is the finding's
+    line number. Not a record told of a time gone (当年…今收到…: :data:`PAST_TIME` in its clause before it), nor a list
+    line with another known thing between (the gap of :data:`RECORD_OWNER` has none) (h16, stop 62)."""
     out = []
-    for m in record.finditer(sentence):
-        item = _canonical(m.group("thing"), world.items, by_length)
-        who = world.aliases.get(m.group("owner"), m.group("owner"))
-        low = max(0, m.start() - KEEPING_CLAUSE_MAX)
-        if owners.get(item) != who or (who, item) in changed or re.search(PAST_TIME, sentence[low:m.start()]):
-            continue
-        out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），正文的字据却写它已从{who}手上收走"
-                           f"{ANSWER_MARK}本章收走了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
-                           row, line.find(m.group("thing"), col - 1) + 1 or col, said_sentence.strip()[:60],
-                           Subject("持有", who, item)))
+    for record in records:
+        for m in record.finditer(sentence):
+            item = _canonical(m.group("thing"), world.items, by_length)
+            who = world.aliases.get(m.group("owner"), m.group("owner"))
+            holder = owners.get(item)
+            low = max(0, m.start() - KEEPING_CLAUSE_MAX)
+            if holder is None or who not in world.cards or (who, item) in changed or (holder, item) in changed \
+                    or re.search(PAST_TIME, sentence[low:m.start()]):
+                continue
+            named_at = line.find(m.group("thing"), col - 1) + 1 or col
+            if holder == who:
+                out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），正文的字据却写它已从{who}手上"
+                                   f"收走{ANSWER_MARK}本章收走了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
+                                   row, named_at, said_sentence.strip()[:60], Subject("持有", who, item)))
+            else:
+                out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(world.holdings()[who]) or '无'}）"
+                                   f"（它在{holder}的持有里），正文的字据却写它是{who}的{ANSWER_MARK}本章交到{who}手里就在设定变更写"
+                                   f"「{who}.持有+{item}」；都不是就改写这句", row, named_at, said_sentence.strip()[:60],
+                                   Subject("持有", who, item)))
     return out
 
 
