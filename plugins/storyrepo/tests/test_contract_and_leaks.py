@@ -924,23 +924,33 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # pronoun carries the lead before it to H4's guard; 焦师傅 the cards' form, an antecedent of the 持有 readers)
      # 合同-5 (戴金城带吕长庚给汽铲换斗齿: the two clear coal under the shovel, no tooth changed) caught: c4's round (stop
      # 61: as 四十八's)
-     [('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'), ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭')],
+     # 持有-3 (拾到手电筒一只，…，失主戴金城: the card gives it to 柴秀兰) caught: h16's round (stop 62: a record's list
+     # line names a thing's owner by a role after it — 当户, 失主, 寄存人 …; the row 失主 is this book's own, a fit)
+     [('连贯-时间-1.md', '书内时间'), ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭')],
      1),
     # a 1905 天津 大清邮政 post office written blind at stop 61, an evaluation set: first run 8/15, 4/5, 5/5 and 1 false
     # alarm, no good draft sent back; 11/15 with stop 61's rounds (RL1's role lines, RP1's reports here; not tuned on it;
     # its README); a development set since stop 62.
     ("连续性-盲评五十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-境界-2.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'),
+     # 持有-3 (条子 “今暂收信差郑福生随身牛皮护书一只，…”) caught: h16's round (stop 62: a record taking a thing from its
+     # card holder, 今/兹 + 收/借到/扣留 + a role glued to the name; the receipt row is this book's own, a fit)
+     [('连贯-境界-2.md', '境界'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'),
       ('合同-5.md', '白老栓领郑福生到后院柴房看常顺留下的铺盖')],
      1),
     # a 1982 army truck company snowed in at 沱沱河兵站 written blind at stop 61, an evaluation set: first run 6/15, 4/5, 2/5
     # and 4 false alarms, one good draft sent back; 7/15 with stop 61's rounds (RL1's role lines; not tuned on it; its
     # README); a development set since stop 62.
     ("连续性-盲评五十一", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-境界-3.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-1.md', '位置'),
+     # 持有-3 (“你娘给你买的那把瘪了角的口琴，昨晚上我借去吹了两支歌，还在我挎包里”) caught: h16's round (stop 62: a
+     # thing said as the topic, carried across one clause of the speaker's to their keeping place; a fit of this book)
+     # 状态-1 (the snow-blind 高占魁 …爬进驾驶室，挂上倒挡，一把方向把车倒到了…) caught: h16's round (stop 62: 雪盲 a loss of
+     # sight, steering a vehicle an act of the eyes; a fit of this book)
+     # the false alarm on 泄密-5 (他看见刘满仓还睁着眼，手里攥着个口琴: read as 严振华's use) gone: h16's round (the one seen
+     # doing something leads the clauses after)
+     [('连贯-境界-3.md', '境界'), ('连贯-位置-1.md', '位置'),
       ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
       ('合同-5.md', '鲁铁成教刘满仓用喷灯烤化冻住的油管'), ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
-     4),
+     3),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
