@@ -904,7 +904,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # reaching a place of here today, read for the far and the dead and missing; walking in from a part of here)
      # 合同-5 (秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口: the two together, the boiler house reached, the rupture never
      # written) caught: c4's round (stop 61: a led event A带B… whose act's object the prose never writes)
-     [('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置')],
+     # 持有-3 (“你阿爹买的那把梅花木梳，我替你锁在箱子里了”) caught: h16's round (stop 62: a thing put away for someone,
+     # 我替/给/帮…收/锁/藏/存…, is the speaker's keeping; a fit of this book)
+     [('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置')],
      # 泄密-4 (a letter read out, signed 阿哥，九月初三。) caught and its false alarm on 周阿巧, the reader, gone: m1 (stop 61:
      # one signature — the leak check's letter writer reads H13's LETTER_DATE, a row of stop 60 written before this book
      # was read: carried)
