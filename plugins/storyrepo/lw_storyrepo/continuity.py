@@ -482,7 +482,7 @@ by :func:`_carried_topic` (h16, stop 62)."""
 CARRIED_NOT = re.compile(rf"{HE_ONE}|[你您]|们")
 """What in the clause between a topic thing and its keeping clause says another acts there (他拿去…, 你忘了, 我们…): the
 thing is no longer plainly the speaker's to tell of (:func:`_carried_topic`)."""
-RECORD_OPENERS = r"(?<![\u4e00-\u9fff])(?:今|兹|现|即日)"
+RECORD_OPENERS = r"(?<![\u4e00-\u9fff])(?:今|兹|即日)"
 """The words a receipt, an IOU or a note of seizure opens its line on (今收到…, 兹收…, 即日扣留…), standing first (no word
 of Chinese before: 他今天借…, 发现存… are narration): the record speaks of its own day (:data:`RECORD_TAKES`, h16,
 stop 62)."""
@@ -500,13 +500,20 @@ it took (:data:`RECORD_TAKES`), in characters (h16, stop 62)."""
 RECORD_LIST_GAP = 32
 """How many characters of a thing's count and looks (一只，镀镍，三节电池，…) may stand between a record's thing and its owner role
 (:data:`RECORD_OWNER`), in characters (h16, stop 62)."""
-RECORD_OWNER_ROLES = "失主|当户|物主|原主|事主|押主|典主|寄存人|存放人|交存人|送修人|送存人"
+RECORD_OWNER_ROLES = "失主|当户|物主|押主|典主|寄存人|存放人|交存人|送修人|送存人"
 """The roles a record's list line names a thing's owner by after the thing (梅花银簪一支，…，当户NAME; 拾到…一只，…，失主NAME):
 the one who pawned, lost, deposited or sent it — it was theirs, and is out of their hands now (:data:`RECORD_OWNER`,
 h16, stop 62: 当户 of 连续性-盲评四十七, 失主 of 四十九; 物主, 寄存人, 送修人 the siblings no book uses)."""
-RECORD_OWNER = rf"(?P<thing>ITEM)(?P<gap>(?:(?!ITEM)[^。！？!?“”\n]){{0,{RECORD_LIST_GAP}}}?)[，,；;]\s*(?:{RECORD_OWNER_ROLES})[是为：:]?\s*(?P<owner>WHO)"
-"""A record's list line: a thing (``ITEM``: the book's held things), its looks and count in a few clauses (``gap``, no
-other thing in it), then an owner role of :data:`RECORD_OWNER_ROLES` glued to a name (``WHO``) (h16, stop 62)."""
+RECORD_BACK = (r"(?:[，,]\s*)?[^。！？!?“”，,；;\n]{0,6}?(?:(?:领|取|拿|赎|要|认|接|收)(?:走|回|去)|认领"
+               r"|(?:还|交还|退还|送还)(?:给|与)|物归原主|(?:来|已)(?:领|取|拿))")
+"""What after a record's named owner, in their clause or the next, says it went back to them (失主苏禾刚来领走了,
+当户早赎回去了, 当户X，已赎回): no taking from
+them (:func:`_record_findings`, r62-2)."""
+RECORD_AT = r"处|那里|那儿|那边|家|手里|手上|身边|屋里"
+"""What after a record's name makes them its keeper, not the one it was taken from (现存苏禾处秒表一只: r62-3)."""
+RECORD_OWNER = rf"(?P<thing>ITEM)(?=[一两二三四五六七八九十\d]+[{ITEM_KIND}])(?P<gap>(?:(?!ITEM)[^。！？!?“”\n]){{0,{RECORD_LIST_GAP}}}?)[，,；;]\s*(?:{RECORD_OWNER_ROLES})[是为：:]?\s*(?P<owner>WHO)"
+"""A record's list line: a thing (``ITEM``: the book's held things) with its count right after it (银簪一支, 手电筒一只),
+its looks in a few clauses (``gap``, no other thing in it), then an owner role of :data:`RECORD_OWNER_ROLES` glued to a name (``WHO``) (h16, stop 62)."""
 CLAUSE_STOPS = "，,；;。！？!?"
 """The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
 one source, the two views differing by what else ends a clause — m1, stop 61)."""
@@ -6321,10 +6328,16 @@ NEWCOMER = re.compile(rf"^\s*(?:{SIGHTED}|只见)|(?:坐着|站着|躺着|蹲着
 subjectless clauses after it are no longer the sentence subject's (:func:`_subjectless`)."""
 SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
-SEEN_IN_CLAUSE = re.compile(rf"(?:{SIGHTED}|只见|望见|瞅见|瞥见|瞄见|发现)")
+SEEN_IN_CLAUSE = re.compile(rf"(?:{SIGHTED}|只见|望见|瞅见|瞥见|瞄见)")
 """A verb of seeing inside the lead's own clause (他看见刘满仓还睁着眼): the one seen, told doing something there, is
-who the subjectless clauses after it are about (…，手里攥着个口琴: the one seen holds it, not the seer)
-(:func:`_seen_takes_over`, h16, stop 62)."""
+who the subjectless clauses after it are about when the next clause tells a state of theirs (:data:`SEEN_STATE`; …，手里
+攥着个口琴: the one seen holds it, not the seer) (:func:`_seen_takes_over`, h16, stop 62). Not 发现 (发现她不在屋里: a state
+noticed, the finder acts next: r62-1)."""
+SEEN_STATE = re.compile(rf"\s*(?:还|正|仍|都|也)?(?:(?:{BODY})[^，,。！？“”]{{0,2}}?(?:里|上|下|间|前|边)?[^，,。！？“”把]{{0,3}}?着"
+                        rf"|[\u4e00-\u9fff]{{1,2}}着(?![急忙]))")
+"""What the clause after a seen one must open on for them to lead it (:func:`_seen_takes_over`): a part of the body
+holding or wearing something (手里攥着, 怀里抱着, 肩上扛着) or a bare V着 state (披着…, 攥着…) — a state of the one seen;
+an act of reaching or taking (赶紧把…塞, 一把抓起…) is the seer's reaction (r62-1)."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
 _ONE_PERSON = "(?![们的])"
@@ -6353,11 +6366,14 @@ def _quote_left_open(clause: str) -> bool:
     return max(clause.rfind(mark) for mark in "“「") > max(clause.rfind(mark) for mark in "”」")
 
 
-def _seen_takes_over(clause: str, after: int, names: re.Pattern[str]) -> re.Match[str] | bool:
+def _seen_takes_over(clause: str, after: int, names: re.Pattern[str], following: str) -> re.Match[str] | bool:
     """Who a verb of seeing after ``after`` in ``clause`` (:data:`SEEN_IN_CLAUSE`) brings in as the subject of the
-    clauses after it: the name seen, when the clause goes on to tell them doing or being something (看见刘满仓还睁着眼;
-    not 看见刘满仓, the seen one only an object); True when it is a pronoun (看见她还醒着: someone, not the seer, and not
-    a name we can tell); False when no one is seen so (h16, stop 62)."""
+    clauses after it, the next of them being ``following``: the name seen, when the clause goes on to tell them doing or
+    being something (看见刘满仓还睁着眼; not 看见刘满仓, the seen one only an object) and ``following`` opens on a state
+    of theirs (:data:`SEEN_STATE`: 手里攥着…); True when it is a pronoun so (看见她还醒着，手里…: someone, not the seer,
+    and not a name we can tell); False otherwise — the seer leads on (看见苏禾进了门，赶紧把…: r62-1) (h16, stop 62)."""
+    if not SEEN_STATE.match(following):
+        return False
     for seen in SEEN_IN_CLAUSE.finditer(clause, after):
         who = names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end())
         if who is not None and clause[who.end():].strip(" \u3000”」’\"") and clause[who.end()] not in "“「：:的们":
@@ -6377,12 +6393,15 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     out: list[tuple[int, str, str]] = []
     at = 0
     quoted = False  # inside a quote opened after the lead
-    for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+    parts = re.split(r"([，,；;])", sentence)
+    for k, clause in enumerate(parts):
+        following = parts[k + 2] if k + 2 < len(parts) else ""
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
             quoted = first is not None and _quote_left_open(clause)
-            seen_here = _seen_takes_over(clause, first.end(), names) if first is not None and not quoted else False
+            seen_here = _seen_takes_over(clause, first.end(), names, following) if first is not None and not quoted \
+                else False
             if seen_here is True:
                 break  # 走到帐篷，他看见她还睁着眼，手里攥着…: someone seen, not the seer, and no name to tell (h16)
             first = seen_here or first
@@ -6392,7 +6411,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             quoted = first is not None and _quote_left_open(clause)  # 老周说：“苏禾，把那只…还我。”: opened in the lead's clause
         if first is not None and k == 0 and not quoted:
             # 他看见刘满仓还睁着眼，手里攥着个口琴: the one seen doing something leads the clauses after (h16)
-            seen_here = _seen_takes_over(clause, len(sentence) - len(lead) + first.end(), names)
+            seen_here = _seen_takes_over(clause, len(sentence) - len(lead) + first.end(), names, following)
             if seen_here is True:
                 break
             if seen_here:
@@ -6753,8 +6772,9 @@ def _record_findings(world: World, records: tuple[re.Pattern[str], ...], sentenc
             holder = owners.get(item)
             low = max(0, m.start() - KEEPING_CLAUSE_MAX)
             if holder is None or who not in world.cards or (who, item) in changed or (holder, item) in changed \
-                    or re.search(PAST_TIME, sentence[low:m.start()]):
-                continue
+                    or re.search(PAST_TIME, sentence[low:m.start()]) or re.match(RECORD_AT, sentence[m.end("owner"):]) \
+                    or re.match(RECORD_BACK, sentence[m.end("owner"):m.end("owner") + KEEPING_CLAUSE_MAX]):
+                continue  # 失主苏禾刚来领走了, 现存苏禾处…: back with them, or kept at theirs (r62-2, r62-3)
             named_at = line.find(m.group("thing"), col - 1) + 1 or col
             if holder == who:
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），正文的字据却写它已从{who}手上"

@@ -163,9 +163,10 @@ WRITING = r"(?:亲手|亲笔)(?:写|签|题|批|填|记)|提笔|落笔|提起笔
 is held to today by the continuity check (:func:`lw_storyrepo.continuity._forbidden`)."""
 STEERING = (r"(?:挂上|挂了|挂进|挂到|换上|换了)(?:[一二三四五六]|倒|空|低|高)(?:挡|档)|"
             r"(?:一把|猛|打了?|往[左右]打|回)(?:一把)?(?:方向盘?|轮)(?!感)|(?:握|把|扶|攥)(?:着|住|紧)?方向盘|"
-            r"把车(?:倒|开|停|拐|掉)(?:到|进|回|在|出|了|过)|倒(?:了|着)?车(?![间库费票])|开(?:着|动|起)了?(?:车|拖拉机|卡车)|"
+            r"把车(?:倒|开|停|拐|掉)(?:到|进|回|在|出|了|过)|(?:往后|往回)倒(?:了|着)?车|开(?:着|动|起)了?(?:车|拖拉机|卡车)(?![窗门灯厢帘库])|"
             r"(?:骑|蹬)(?:着|上|起)了?(?:车|自行车|车子)|瞄(?:准|着)|端枪|(?:穿|纫|认)(?:上|了)?针")
 """Steering a vehicle or aiming by eye (挂上倒挡, 一把方向, 把车倒到…, 骑上车子, 瞄准, 纫针): what the blind cannot do
+— not a bare 倒车 (changing trains) nor 开着车窗 (r62-4)
 (h16, stop 62: a snow-blind driver backing a truck in 连续性-盲评五十一; 骑车, 纫针 the siblings no book uses)."""
 SIGHT = rf"{READING}|{LOOKING_CLOSE}|{WRITING}|{STEERING}"
 """What the eyes are for (spec §4.2, 状态): reading a written thing, looking a thing over close, writing — one row of

@@ -49,7 +49,7 @@ def _by(found: list[str], who: str, thing: str) -> bool:
 def test_the_one_seen_doing_something_holds_what_the_clauses_after_tell() -> None:
     for body in ("阿满看见老周还坐在灯下，手里提着煤油灯。",
                  "上到灯室，阿满瞅见老周还没睡，手里提着煤油灯。",  # a word of seeing no book used here: 瞅见
-                 "阿满发现苏禾还趴在窗口，手里攥着秒表。"):  # 发现, another sibling
+                 "阿满瞥见苏禾还趴在窗口，手里攥着秒表。"):  # 瞥见, another sibling
         assert _held(body) == [], body
 
 
@@ -152,3 +152,29 @@ def test_a_thing_put_away_for_someone_is_in_the_speakers_keeping() -> None:
 def test_a_thing_put_back_in_its_holders_place_is_not_the_speakers() -> None:
     for body in ("老周说：“苏禾那只秒表，我替你锁在你箱子里了。”", "老周说：“秒表，我替她收在她抽屉里了。”"):
         assert _held(body) == [], body
+
+
+def test_the_seer_leads_on_when_the_clause_after_is_an_act_not_a_state() -> None:
+    """r62-1: 看见Y做…，赶紧… — the seer reacts; only a state of the one seen (手里攥着…) passes the lead to them."""
+    found = _held("老周看见苏禾进了门，赶紧把秒表塞进怀里。")
+    assert not _by(found, "苏禾", "秒表") and _by(found, "老周", "秒表"), found
+    found = _held("老周瞅见苏禾在门口探头，一把抓起秒表，揣进怀里。")
+    assert not _by(found, "苏禾", "秒表"), found
+    found = _held("阿满发现苏禾不在屋里，拿起秒表掐了一下。")  # 发现: a state noticed, the finder acts
+    assert _by(found, "阿满", "秒表"), found
+
+
+def test_a_record_owner_who_got_it_back_or_a_keeper_is_no_taking() -> None:
+    """r62-2, r62-3: 失主…领走了, 当户…赎回去了 — back in their hands; 现存X处 — kept at theirs."""
+    for body in ("老周说：“秒表找着了，失主苏禾刚来领走了。”", "老周说：“那只秒表，原主苏禾早赎回去了。”",
+                 "单子上写着：“秒表一只，当户苏禾，已赎回。”",
+                 "库房的单子上写着：现存苏禾处秒表一只，老周处煤油灯一盏。", "老周说：“现存苏禾处秒表一只，你问她去。”",
+                 "老周说：“今寄存苏禾处秒表一只。”"):
+        assert not any("字据" in m for m in _held(body)), body
+
+
+def test_changing_trains_or_an_open_car_window_is_no_steering() -> None:
+    """r62-4: 倒了车 (changed buses), 开着车窗 — no act of the eyes."""
+    assert not _barred("钱叔在郑州倒了车，摸黑回到灯塔。", "双目失明")
+    assert not _barred("钱叔坐在副驾驶上，开着车窗吹风。", "双目失明")
+    assert _barred("钱叔往左打了一把方向，车拐进了院子。", "双目失明")
