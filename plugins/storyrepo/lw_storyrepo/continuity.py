@@ -6390,6 +6390,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     closes: what they do is someone's words (an order, a tale), not the lead's act."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
+    lead_at = len(sentence) - len(lead)  # where the lead's text starts in the sentence
     out: list[tuple[int, str, str]] = []
     at = 0
     quoted = False  # inside a quote opened after the lead
@@ -6411,7 +6412,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             quoted = first is not None and _quote_left_open(clause)  # 老周说：“苏禾，把那只…还我。”: opened in the lead's clause
         if first is not None and k == 0 and not quoted:
             # 他看见刘满仓还睁着眼，手里攥着个口琴: the one seen doing something leads the clauses after (h16)
-            seen_here = _seen_takes_over(clause, len(sentence) - len(lead) + first.end(), names, following)
+            seen_here = _seen_takes_over(clause, lead_at + first.end(), names, following)
             if seen_here is True:
                 break
             if seen_here:

@@ -885,7 +885,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 合同-2 caught: c3's round (stop 60: a step a person says — 汪敬斋说… — nine telling pairs, none in the prose)
      # 位置-1 (侬阿姐刚刚在后门口寻侬) and 位置-3 (今朝高柜：蒋朝奉…) caught: P3's round (stop 60: a report of someone at a
      # place of here today by any act; a document's open role line, dated today by a word)
-     [("连贯-持有-1.md", "持有"), ("连贯-持有-3.md", "持有"),
+     # 持有-3 (当票单子 “梅花银簪一支，簪头缺一瓣，当户张阿桂，…”) caught: h16's round (stop 62: a record's list line names
+     # a thing's owner by a role after it — the card holder pawned it; the row 当户 is this book's own, a fit)
+     [("连贯-持有-1.md", "持有"),
       ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      2),  # 4 -> 2: rk1's round (stop 60: 好-1's …站高柜的辰光，老汪还是朝奉 and 好-5's 我那辰光还是朝奉, a time gone by
     # any time noun)
