@@ -6333,11 +6333,13 @@ SEEN_IN_CLAUSE = re.compile(rf"(?:{SIGHTED}|只见|望见|瞅见|瞥见|瞄见)"
 who the subjectless clauses after it are about when the next clause tells a state of theirs (:data:`SEEN_STATE`; …，手里
 攥着个口琴: the one seen holds it, not the seer) (:func:`_seen_takes_over`, h16, stop 62). Not 发现 (发现她不在屋里: a state
 noticed, the finder acts next: r62-1)."""
-SEEN_STATE = re.compile(rf"\s*(?:还|正|仍|都|也)?(?:(?:{BODY})[^，,。！？“”]{{0,2}}?(?:里|上|下|间|前|边)?[^，,。！？“”把]{{0,3}}?着"
-                        rf"|[\u4e00-\u9fff]{{1,2}}着(?![急忙]))")
+SEEN_STATE = re.compile(rf"\s*(?:还|正|仍|都|也)?(?:{BODY})[^，,。！？“”]{{0,2}}?(?:里|上|下|间|前|边)?[^，,。！？“”把]{{0,3}}?着")
 """What the clause after a seen one must open on for them to lead it (:func:`_seen_takes_over`): a part of the body
-holding or wearing something (手里攥着, 怀里抱着, 肩上扛着) or a bare V着 state (披着…, 攥着…) — a state of the one seen;
-an act of reaching or taking (赶紧把…塞, 一把抓起…) is the seer's reaction (r62-1)."""
+holding or wearing something (手里攥着, 怀里抱着, 肩上扛着) — a state of the one seen; an act of reaching or taking
+(赶紧把…塞, 一把抓起…) or a bare V着 (笑着, 忙着, 跟着: the seer's manner) is the seer's (r62-1, r62-5)."""
+SEEN_AS_STATE = re.compile(r"还|仍|正|着|一动不动")
+"""What the seen clause itself must tell for the one seen to lead on (看见刘满仓还睁着眼, 看见她正躺着): a state; an act
+of theirs done (进了门: a 了 in it) is news the seer reacts to (:func:`_seen_takes_over`, r62-5)."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
 _ONE_PERSON = "(?![们的])"
@@ -6369,14 +6371,16 @@ def _quote_left_open(clause: str) -> bool:
 def _seen_takes_over(clause: str, after: int, names: re.Pattern[str], following: str) -> re.Match[str] | bool:
     """Who a verb of seeing after ``after`` in ``clause`` (:data:`SEEN_IN_CLAUSE`) brings in as the subject of the
     clauses after it, the next of them being ``following``: the name seen, when the clause goes on to tell them doing or
-    being something (看见刘满仓还睁着眼; not 看见刘满仓, the seen one only an object) and ``following`` opens on a state
-    of theirs (:data:`SEEN_STATE`: 手里攥着…); True when it is a pronoun so (看见她还醒着，手里…: someone, not the seer,
+    being in a state (:data:`SEEN_AS_STATE`: 看见刘满仓还睁着眼; not 看见刘满仓, the seen one only an object, nor 看见苏禾
+    进了门, an act the seer reacts to) and ``following`` opens on a state of theirs (:data:`SEEN_STATE`: 手里攥着…); True when it is a pronoun so (看见她还醒着，手里…: someone, not the seer,
     and not a name we can tell); False otherwise — the seer leads on (看见苏禾进了门，赶紧把…: r62-1) (h16, stop 62)."""
     if not SEEN_STATE.match(following):
         return False
     for seen in SEEN_IN_CLAUSE.finditer(clause, after):
         who = names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end())
-        if who is not None and clause[who.end():].strip(" \u3000”」’\"") and clause[who.end()] not in "“「：:的们":
+        told = clause[who.end():] if who is not None else ""
+        if who is not None and told.strip(" \u3000”」’\"") and told[0] not in "“「：:的们" \
+                and SEEN_AS_STATE.search(told) and "了" not in told:
             return who if names.match(clause, seen.end()) else True
     return False
 

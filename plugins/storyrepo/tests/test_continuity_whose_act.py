@@ -178,3 +178,12 @@ def test_changing_trains_or_an_open_car_window_is_no_steering() -> None:
     assert not _barred("钱叔在郑州倒了车，摸黑回到灯塔。", "双目失明")
     assert not _barred("钱叔坐在副驾驶上，开着车窗吹风。", "双目失明")
     assert _barred("钱叔往左打了一把方向，车拐进了院子。", "双目失明")
+
+
+def test_the_seers_manner_or_a_seen_act_keeps_the_seer_leading() -> None:
+    """r62-5: 笑着/忙着/跟着 are the seer's manner; 看见Y进了门 is news the seer reacts to — the seer's hands after it.
+    (看见Y进了门，手里攥着X is read as Y's by an older reading, the nearest name before a held thing — main's too, not this
+    round's.)"""
+    for body in ("老周看见苏禾进了门，笑着把煤油灯塞进柜里。", "老周看见苏禾进了门，忙着把煤油灯拎到身后。",
+                 "老周瞅见苏禾在门口探头，跟着就把煤油灯吹灭了。"):
+        assert not _by(_held(body), "苏禾", "煤油灯"), body
