@@ -437,10 +437,13 @@ closed class — here, the hands, the body, the house, a drawer, box or chest of
 (锁在, 收在, 藏在 …) any place word of theirs ending in 里/上/下; never one of :data:`NOT_KEEPER_PLACE` (H13, stop 60;
 fh13's narrowing of R60's H13-1: 在我头顶上, 在我们塔上, 在我哥那里 are no keeping)."""
 KEEPER_HOLDS = (rf"(?P<holds>{alternation(MINE_SPEAKERS)})(?:还|都|一直|已经|早)?"
-                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了)")
+                r"(?:(?:收|揣|锁|藏|存|留)着|(?:收|锁|藏|存)(?:好|起来)了|(?:带|拿)(?:到[^。！？!?“”，,；;\n]{1,4}?)?(?:来|去|走)了"
+                r"|(?:替|给|帮)(?:你|您|他|她)?(?:收|锁|藏|存)(?:着|(?:好|起来)了|(?:在|到|进)(?![你您他她])"
+                r"[^。！？!?“”，,；;\n]{1,8}?(?:里|上|下)了?))")
 """The speaker keeping a thing said before them as the topic (那杆戥子我带到上海来了, 煤油灯我收着): 我 and a whole word of
 keeping (收着, 锁着, 留着, 收好了) or of taking it along (带来了, 带到…来了, 拿走了), only a place between (H13, stop 60;
-fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping)."""
+fh13's narrowing of R60's H13-2: 留意着, 带着 a person, 拿着看 are no keeping); or put away for someone (我替你锁在箱子里了,
+俺给他收起来了, 我帮你存着: h16, stop 62) — never into a place of theirs (替你锁在你箱子里: back in their keeping)."""
 LEFT_AWAY = (r"(?:留|丢|落|忘|寄|押|当|扔|撂|存)在[^。！？!?“”，,；;\n]{1,10}"
              r"|(?:送|借|交|留|卖|赔|让|传|托)给(?![我俺])[^。！？!?“”，,；;\n]{1,6}?了|送人了"
              r"|(?:当|卖|押|丢|送)(?:掉)?了(?=[，,；;。！？!?”\n]|$)"
@@ -472,6 +475,45 @@ KEEPING_CLAUSE_MAX = 20
 """How far the clause of a keeping claim (:func:`_kept_findings`) is read back from its start and on from its end for
 the words that make it no fact of now, in characters: one long quote of thousands of claims is not read again to its
 start or end for each (fh13, stop 60, R60's H13-5)."""
+CARRIED_TOPIC_MAX = 16
+"""How long the one clause between a thing said as the topic and its keeping clause may be, in characters (那把口琴，昨晚上
+我借去吹了两支歌，还在我挎包里: the thing is the dropped subject of 还在…): the words a speaker says they did with it, read
+by :func:`_carried_topic` (h16, stop 62)."""
+CARRIED_NOT = re.compile(rf"{HE_ONE}|[你您]|们")
+"""What in the clause between a topic thing and its keeping clause says another acts there (他拿去…, 你忘了, 我们…): the
+thing is no longer plainly the speaker's to tell of (:func:`_carried_topic`)."""
+RECORD_OPENERS = r"(?<![\u4e00-\u9fff])(?:今|兹|即日)"
+"""The words a receipt, an IOU or a note of seizure opens its line on (今收到…, 兹收…, 即日扣留…), standing first (no word
+of Chinese before: 他今天借…, 发现存… are narration): the record speaks of its own day (:data:`RECORD_TAKES`, h16,
+stop 62)."""
+RECORD_TAKE_VERBS = (r"(?:暂|代|已|特)?(?:收到|收存|收缴|收讫|收|借到|借|领到|领|扣押|扣留|扣下|扣|没收|查收|查扣|寄存|存)")
+"""The verbs of a record of taking a thing from someone into the writer's or the office's keeping (收, 扣留, 没收, 借到,
+寄存 …), an adverb of for-now or on-behalf before them (暂收, 代收)."""
+RECORD_TAKES = rf"(?:{RECORD_OPENERS}){RECORD_TAKE_VERBS}(?P<role>[\u4e00-\u9fff]{{0,4}}?)(?P<owner>WHO)"
+"""A record's line taking a thing from a person (今暂收信差NAME随身…一只, 兹借到NAME…一架, 即日扣留NAME…): the
+record's opener and verb, a role glued before the name at most (信差, 失主), then the name (``WHO``: the book's names);
+the thing follows within a few words of its looks (:func:`_record_findings`). The one named had it till the record took
+it: the card that still gives it to them is stale (h16, stop 62)."""
+RECORD_THING_GAP = 8
+"""How many characters of a thing's looks or whose-ness (随身牛皮, 的旧) may stand between a record's name and the thing
+it took (:data:`RECORD_TAKES`), in characters (h16, stop 62)."""
+RECORD_LIST_GAP = 32
+"""How many characters of a thing's count and looks (一只，镀镍，三节电池，…) may stand between a record's thing and its owner role
+(:data:`RECORD_OWNER`), in characters (h16, stop 62)."""
+RECORD_OWNER_ROLES = "失主|当户|物主|押主|典主|寄存人|存放人|交存人|送修人|送存人"
+"""The roles a record's list line names a thing's owner by after the thing (梅花银簪一支，…，当户NAME; 拾到…一只，…，失主NAME):
+the one who pawned, lost, deposited or sent it — it was theirs, and is out of their hands now (:data:`RECORD_OWNER`,
+h16, stop 62: 当户 of 连续性-盲评四十七, 失主 of 四十九; 物主, 寄存人, 送修人 the siblings no book uses)."""
+RECORD_BACK = (r"(?:[，,]\s*)?[^。！？!?“”，,；;\n]{0,6}?(?:(?:领|取|拿|赎|要|认|接|收)(?:走|回|去)|认领"
+               r"|(?:还|交还|退还|送还)(?:给|与)|物归原主|(?:来|已)(?:领|取|拿))")
+"""What after a record's named owner, in their clause or the next, says it went back to them (失主苏禾刚来领走了,
+当户早赎回去了, 当户X，已赎回): no taking from
+them (:func:`_record_findings`, r62-2)."""
+RECORD_AT = r"处|那里|那儿|那边|家|手里|手上|身边|屋里"
+"""What after a record's name makes them its keeper, not the one it was taken from (现存苏禾处秒表一只: r62-3)."""
+RECORD_OWNER = rf"(?P<thing>ITEM)(?=[一两二三四五六七八九十\d]+[{ITEM_KIND}])(?P<gap>(?:(?!ITEM)[^。！？!?“”\n]){{0,{RECORD_LIST_GAP}}}?)[，,；;]\s*(?:{RECORD_OWNER_ROLES})[是为：:]?\s*(?P<owner>WHO)"
+"""A record's list line: a thing (``ITEM``: the book's held things) with its count right after it (银簪一支, 手电筒一只),
+its looks in a few clauses (``gap``, no other thing in it), then an owner role of :data:`RECORD_OWNER_ROLES` glued to a name (``WHO``) (h16, stop 62)."""
 CLAUSE_STOPS = "，,；;。！？!?"
 """The marks every clause ends at: a comma, a semicolon, a sentence's stop (:data:`CLAUSE_END`, :data:`CLAUSE_OR_COLON_END`:
 one source, the two views differing by what else ends a clause — m1, stop 61)."""
@@ -1626,7 +1668,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # keeping place, or out of its holder's hands (:func:`_kept_away`, H13, stop 60)
         keeping = re.compile(rf"(?P<owner>{names.pattern}|{alternation(MINE_SPEAKERS)})?(?:的|[那这]一?[{ITEM_KIND}])?"
                              rf"(?:[^。！？“”，,：:\n的]{{1,8}}的)?[^。！？“”，,：:\n的]{{0,4}}?(?P<thing>{item_re})[\u3000\s]*"
+                             rf"(?:[，,](?:(?P<between>[^。！？!?“”，,：:；;\n]{{1,{CARRIED_TOPIC_MAX}}})[，,])?)?"
                              rf"(?P<verb>{KEPT_AT}{KEEPER_PLACE}|{KEEPER_HOLDS}|{LEFT_AWAY})")
+        # 今暂收信差郑福生随身牛皮护书一只: a record taking a thing from its holder (:func:`_record_findings`, h16)
+        records = (re.compile(RECORD_TAKES.replace("WHO", names.pattern)
+                              + rf"[^。！？“”，,：:；;\n]{{0,{RECORD_THING_GAP}}}?(?P<thing>{item_re})"),
+                   re.compile(RECORD_OWNER.replace("ITEM", item_re).replace("WHO", names.pattern)))
         dropped = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "-"}
         listed = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
         voice_starts = functools.cache(lambda i: (sorted(speakers.get(i, ()), key=lambda v: v.column),
@@ -1749,6 +1796,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             said_by += [c for c in claimed if not any(c[1] == w and c[2] == t for _s, w, t in said_by)]  # 我拿我那只…: once
             out += _kept_findings(world, keeping, sentence, said_sentence, lines, i, col, first_line, speakers, names,
                                   aliases, owners, by_length, given | got | dropped)
+            out += _record_findings(world, records, sentence, said_sentence, lines[i], col, first_line + i, owners, by_length,
+                                    given | got | dropped)
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
@@ -6279,6 +6328,18 @@ NEWCOMER = re.compile(rf"^\s*(?:{SIGHTED}|只见)|(?:坐着|站着|躺着|蹲着
 subjectless clauses after it are no longer the sentence subject's (:func:`_subjectless`)."""
 SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
+SEEN_IN_CLAUSE = re.compile(rf"(?:{SIGHTED}|只见|望见|瞅见|瞥见|瞄见)")
+"""A verb of seeing inside the lead's own clause (他看见刘满仓还睁着眼): the one seen, told doing something there, is
+who the subjectless clauses after it are about when the next clause tells a state of theirs (:data:`SEEN_STATE`; …，手里
+攥着个口琴: the one seen holds it, not the seer) (:func:`_seen_takes_over`, h16, stop 62). Not 发现 (发现她不在屋里: a state
+noticed, the finder acts next: r62-1)."""
+SEEN_STATE = re.compile(rf"\s*(?:还|正|仍|都|也)?(?:{BODY})[^，,。！？“”]{{0,2}}?(?:里|上|下|间|前|边)?[^，,。！？“”把]{{0,3}}?着")
+"""What the clause after a seen one must open on for them to lead it (:func:`_seen_takes_over`): a part of the body
+holding or wearing something (手里攥着, 怀里抱着, 肩上扛着) — a state of the one seen; an act of reaching or taking
+(赶紧把…塞, 一把抓起…) or a bare V着 (笑着, 忙着, 跟着: the seer's manner) is the seer's (r62-1, r62-5)."""
+SEEN_AS_STATE = re.compile(r"还|仍|正|着|一动不动")
+"""What the seen clause itself must tell for the one seen to lead on (看见刘满仓还睁着眼, 看见她正躺着): a state; an act
+of theirs done (进了门: a 了 in it) is news the seer reacts to (:func:`_seen_takes_over`, r62-5)."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
 _ONE_PERSON = "(?![们的])"
@@ -6307,6 +6368,23 @@ def _quote_left_open(clause: str) -> bool:
     return max(clause.rfind(mark) for mark in "“「") > max(clause.rfind(mark) for mark in "”」")
 
 
+def _seen_takes_over(clause: str, after: int, names: re.Pattern[str], following: str) -> re.Match[str] | bool:
+    """Who a verb of seeing after ``after`` in ``clause`` (:data:`SEEN_IN_CLAUSE`) brings in as the subject of the
+    clauses after it, the next of them being ``following``: the name seen, when the clause goes on to tell them doing or
+    being in a state (:data:`SEEN_AS_STATE`: 看见刘满仓还睁着眼; not 看见刘满仓, the seen one only an object, nor 看见苏禾
+    进了门, an act the seer reacts to) and ``following`` opens on a state of theirs (:data:`SEEN_STATE`: 手里攥着…); True when it is a pronoun so (看见她还醒着，手里…: someone, not the seer,
+    and not a name we can tell); False otherwise — the seer leads on (看见苏禾进了门，赶紧把…: r62-1) (h16, stop 62)."""
+    if not SEEN_STATE.match(following):
+        return False
+    for seen in SEEN_IN_CLAUSE.finditer(clause, after):
+        who = names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end())
+        told = clause[who.end():] if who is not None else ""
+        if who is not None and told.strip(" \u3000”」’\"") and told[0] not in "“「：:的们" \
+                and SEEN_AS_STATE.search(told) and "了" not in told:
+            return who if names.match(clause, seen.end()) else True
+    return False
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str], described: re.Pattern[str] | None = None) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
@@ -6316,18 +6394,35 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     closes: what they do is someone's words (an order, a tale), not the lead's act."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
     first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
+    lead_at = len(sentence) - len(lead)  # where the lead's text starts in the sentence
     out: list[tuple[int, str, str]] = []
     at = 0
     quoted = False  # inside a quote opened after the lead
-    for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+    parts = re.split(r"([，,；;])", sentence)
+    for k, clause in enumerate(parts):
+        following = parts[k + 2] if k + 2 < len(parts) else ""
         if first is None and k % 2 == 0 and k > 0:
             # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
             first = names.match(clause) or _PRONOUN_LEAD.match(clause)
             quoted = first is not None and _quote_left_open(clause)
+            seen_here = _seen_takes_over(clause, first.end(), names, following) if first is not None and not quoted \
+                else False
+            if seen_here is True:
+                break  # 走到帐篷，他看见她还睁着眼，手里攥着…: someone seen, not the seer, and no name to tell (h16)
+            first = seen_here or first
             at += len(clause)
             continue
         if k == 0:
             quoted = first is not None and _quote_left_open(clause)  # 老周说：“苏禾，把那只…还我。”: opened in the lead's clause
+        if first is not None and k == 0 and not quoted:
+            # 他看见刘满仓还睁着眼，手里攥着个口琴: the one seen doing something leads the clauses after (h16)
+            seen_here = _seen_takes_over(clause, lead_at + first.end(), names, following)
+            if seen_here is True:
+                break
+            if seen_here:
+                first = seen_here
+                at += len(clause)
+                continue
         if first is not None and k % 2 == 0 and k > 0 and (quoted or _quote_left_open(clause)):
             # 常叔站起来，…，“去，把你那块纤板拿来，…”: the clauses while a quote opened after the lead is open are its words,
             # no act of the lead; the narration after it closes is the lead's again (“走，”扛起扁担…) (H12)
@@ -6665,6 +6760,50 @@ def _kept_away(m: re.Match[str], speaker: str | None, holder: str | None) -> tup
     return None
 
 
+def _record_findings(world: World, records: tuple[re.Pattern[str], ...], sentence: str, said_sentence: str, line: str,
+                     col: int, row: int, owners: dict[str, str], by_length: list[str],
+                     changed: set[tuple[str, str]]) -> list[Finding]:
+    """The 持有 findings of a record's line in ``sentence`` (``records``: :data:`RECORD_TAKES` then the thing,
+    :data:`RECORD_OWNER`; groups ``owner`` and ``thing``) naming whose a known thing was when the record took it (今暂收NAME
+    随身…护书一只, 梅花银簪一支，…当户NAME): its card holder — out of their hands now —, or another — the card gives it to
+    someone else —, with no change of the draft's (``changed``: ``(who, thing)``) saying so. ``row`` is the finding's
+    line number. Not a record told of a time gone (当年…今收到…: :data:`PAST_TIME` in its clause before it), nor a list
+    line with another known thing between (the gap of :data:`RECORD_OWNER` has none) (h16, stop 62)."""
+    out = []
+    for record in records:
+        for m in record.finditer(sentence):
+            item = _canonical(m.group("thing"), world.items, by_length)
+            who = world.aliases.get(m.group("owner"), m.group("owner"))
+            holder = owners.get(item)
+            low = max(0, m.start() - KEEPING_CLAUSE_MAX)
+            if holder is None or who not in world.cards or (who, item) in changed or (holder, item) in changed \
+                    or re.search(PAST_TIME, sentence[low:m.start()]) or re.match(RECORD_AT, sentence[m.end("owner"):]) \
+                    or re.match(RECORD_BACK, sentence[m.end("owner"):m.end("owner") + KEEPING_CLAUSE_MAX]):
+                continue  # 失主苏禾刚来领走了, 现存苏禾处…: back with them, or kept at theirs (r62-2, r62-3)
+            named_at = line.find(m.group("thing"), col - 1) + 1 or col
+            if holder == who:
+                out.append(Finding("连贯", ERROR, f"{who} 的持有里有「{item}」（角色卡·持有），正文的字据却写它已从{who}手上"
+                                   f"收走{ANSWER_MARK}本章收走了就在设定变更写「{who}.持有-{item}」；都不是就改写这句",
+                                   row, named_at, said_sentence.strip()[:60], Subject("持有", who, item)))
+            else:
+                out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(world.holdings()[who]) or '无'}）"
+                                   f"（它在{holder}的持有里），正文的字据却写它是{who}的{ANSWER_MARK}本章交到{who}手里就在设定变更写"
+                                   f"「{who}.持有+{item}」；都不是就改写这句", row, named_at, said_sentence.strip()[:60],
+                                   Subject("持有", who, item)))
+    return out
+
+
+def _carried_topic(m: re.Match[str], names: re.Pattern[str]) -> bool:
+    """Whether a keeping match (``keeping`` of :func:`check_continuity`) with a clause between its thing and its verb
+    (group ``between``) still says the thing is kept: only a keeping place of the speaker's (还在我挎包里: group ``keeper``)
+    after a clause naming no one but the speaker (我借去吹了两支歌), none of :data:`CARRIED_NOT` or of
+    :data:`KEEPING_NOT_NOW`'s words — the thing is the dropped subject of the keeping clause. True with no clause between
+    (h16, stop 62)."""
+    between = m.group("between")
+    return between is None or (m.group("keeper") is not None and names.search(between) is None
+                               and CARRIED_NOT.search(between) is None and KEEPING_NOT_NOW.search(between) is None)
+
+
 def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_sentence: str, lines: list[str], i: int,
                    col: int, first_line: int, speakers: dict[int, list[Any]], names: re.Pattern[str],
                    aliases: dict[str, str], owners: dict[str, str], by_length: list[str],
@@ -6687,7 +6826,7 @@ def _kept_findings(world: World, keeping: re.Pattern[str], sentence: str, said_s
                 or NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or KEEPING_NOT_NOW.search(sentence, clause_start, m.start("thing")) \
                 or KEEPING_AFTER_NOT_NOW.search(sentence, m.end(), high if clause_end is None else clause_end.start()) \
-                or (clause_end is not None and clause_end.group() in "？?"):
+                or (clause_end is not None and clause_end.group() in "？?") or not _carried_topic(m, names):
             continue
         item = _canonical(m.group("thing"), world.items, by_length)
         if close < at:

@@ -161,7 +161,14 @@ WRITING = r"(?:亲手|亲笔)(?:写|签|题|批|填|记)|提笔|落笔|提起笔
 """Writing by one's own hand (亲手写的一个“验”字, 提笔, 写下一行字, 签了字): what the blind cannot do — the card says so
 (写不了字, 不能看字、写字: 连续性-盲评四十六, 四十七), and every sight's loss takes it with reading. A trace so made (亲手写的)
 is held to today by the continuity check (:func:`lw_storyrepo.continuity._forbidden`)."""
-SIGHT = rf"{READING}|{LOOKING_CLOSE}|{WRITING}"
+STEERING = (r"(?:挂上|挂了|挂进|挂到|换上|换了)(?:[一二三四五六]|倒|空|低|高)(?:挡|档)|"
+            r"(?:一把|猛|打了?|往[左右]打|回)(?:一把)?(?:方向盘?|轮)(?!感)|(?:握|把|扶|攥)(?:着|住|紧)?方向盘|"
+            r"把车(?:倒|开|停|拐|掉)(?:到|进|回|在|出|了|过)|(?:往后|往回)倒(?:了|着)?车|开(?:着|动|起)了?(?:车|拖拉机|卡车)(?![窗门灯厢帘库])|"
+            r"(?:骑|蹬)(?:着|上|起)了?(?:车|自行车|车子)|瞄(?:准|着)|端枪|(?:穿|纫|认)(?:上|了)?针")
+"""Steering a vehicle or aiming by eye (挂上倒挡, 一把方向, 把车倒到…, 骑上车子, 瞄准, 纫针): what the blind cannot do
+— not a bare 倒车 (changing trains) nor 开着车窗 (r62-4)
+(h16, stop 62: a snow-blind driver backing a truck in 连续性-盲评五十一; 骑车, 纫针 the siblings no book uses)."""
+SIGHT = rf"{READING}|{LOOKING_CLOSE}|{WRITING}|{STEERING}"
 """What the eyes are for (spec §4.2, 状态): reading a written thing, looking a thing over close, writing — one row of
 :data:`FACULTIES` (S3's round, stop 60: 目盲 barred reading alone)."""
 RUNNING_OR_JUMPING = rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"
@@ -191,7 +198,7 @@ ANY_ACT = rf"{WALKING}|{HANDLING}|{HEARING}|{SPEAKING}|睁开眼|点了?点头|�
 """What a person awake does at all (睁开眼, 点点头, 坐起来…): the unconscious do none of it."""
 FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | None], ...] = (
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
-                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), SIGHT, re.compile(r"[一单]只眼|[左右]眼"), None),
+                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲|雪盲|全盲"), SIGHT, re.compile(r"[一单]只眼|[左右]眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
                      r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), RUNNING_OR_JUMPING),
     ("手", re.compile(r"(?:什么|啥)(?:东西)?[都也]?(?:拿|抓|握)不[得了动住]|(?:拿|抓|握)不住东西|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"

@@ -885,7 +885,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 合同-2 caught: c3's round (stop 60: a step a person says — 汪敬斋说… — nine telling pairs, none in the prose)
      # 位置-1 (侬阿姐刚刚在后门口寻侬) and 位置-3 (今朝高柜：蒋朝奉…) caught: P3's round (stop 60: a report of someone at a
      # place of here today by any act; a document's open role line, dated today by a word)
-     [("连贯-持有-1.md", "持有"), ("连贯-持有-3.md", "持有"),
+     # 持有-3 (当票单子 “梅花银簪一支，簪头缺一瓣，当户张阿桂，…”) caught: h16's round (stop 62: a record's list line names
+     # a thing's owner by a role after it — the card holder pawned it; the row 当户 is this book's own, a fit)
+     [("连贯-持有-1.md", "持有"),
       ("合同-5.md", "邵阿根的沙船提前开船回上海")],
      2),  # 4 -> 2: rk1's round (stop 60: 好-1's …站高柜的辰光，老汪还是朝奉 and 好-5's 我那辰光还是朝奉, a time gone by
     # any time noun)
@@ -904,7 +906,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # reaching a place of here today, read for the far and the dead and missing; walking in from a part of here)
      # 合同-5 (秦阿福带周阿巧到锅炉间后头看汽管爆开的旧裂口: the two together, the boiler house reached, the rupture never
      # written) caught: c4's round (stop 61: a led event A带B… whose act's object the prose never writes)
-     [('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置')],
+     # 持有-3 (“你阿爹买的那把梅花木梳，我替你锁在箱子里了”) caught: h16's round (stop 62: a thing put away for someone,
+     # 我替/给/帮…收/锁/藏/存…, is the speaker's keeping; a fit of this book)
+     [('连贯-状态-1.md', '状态'), ('连贯-位置-3.md', '位置')],
      # 泄密-4 (a letter read out, signed 阿哥，九月初三。) caught and its false alarm on 周阿巧, the reader, gone: m1 (stop 61:
      # one signature — the leak check's letter writer reads H13's LETTER_DATE, a row of stop 60 written before this book
      # was read: carried)
@@ -924,7 +928,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # pronoun carries the lead before it to H4's guard; 焦师傅 the cards' form, an antecedent of the 持有 readers)
      # 合同-5 (戴金城带吕长庚给汽铲换斗齿: the two clear coal under the shovel, no tooth changed) caught: c4's round (stop
      # 61: as 四十八's)
-     [('连贯-持有-3.md', '持有'), ('连贯-时间-1.md', '书内时间'), ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭')],
+     # 持有-3 (拾到手电筒一只，…，失主戴金城: the card gives it to 柴秀兰) caught: h16's round (stop 62: a record's list
+     # line names a thing's owner by a role after it — 当户, 失主, 寄存人 …; the row 失主 is this book's own, a fit)
+     [('连贯-时间-1.md', '书内时间'), ('连贯-状态-2.md', '状态'), ('合同-3.md', '五道岭')],
      1),
     # a 1905 天津 大清邮政 post office written blind at stop 61, an evaluation set: first run 8/15, 4/5, 5/5 and 1 false
     # alarm, no good draft sent back; 11/15 with stop 61's rounds (RL1's role lines, RP1's reports here; not tuned on it;
@@ -932,18 +938,26 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评五十", {"连贯": 15, "合同": 5, "泄密": 5},
      # c5's round (stop 62: a led act A领B… whose object is never written; a place only modifying a thing, 北京来的邮袋,
      # no longer asked): 合同-5 caught, 合同-3's false alarm gone
-     [('连贯-境界-2.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间')],
+     # 持有-3 (条子 “今暂收信差郑福生随身牛皮护书一只，…”) caught: h16's round (stop 62: a record taking a thing from its
+     # card holder, 今/兹 + 收/借到/扣留 + a role glued to the name; the receipt row is this book's own, a fit)
+     [('连贯-境界-2.md', '境界'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间')],
      0),
     # a 1982 army truck company snowed in at 沱沱河兵站 written blind at stop 61, an evaluation set: first run 6/15, 4/5, 2/5
     # and 4 false alarms, one good draft sent back; 7/15 with stop 61's rounds (RL1's role lines; not tuned on it; its
     # README); a development set since stop 62.
     ("连续性-盲评五十一", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-境界-3.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-1.md', '位置'),
+     # 持有-3 (“你娘给你买的那把瘪了角的口琴，昨晚上我借去吹了两支歌，还在我挎包里”) caught: h16's round (stop 62: a
+     # thing said as the topic, carried across one clause of the speaker's to their keeping place; a fit of this book)
+     # 状态-1 (the snow-blind 高占魁 …爬进驾驶室，挂上倒挡，一把方向把车倒到了…) caught: h16's round (stop 62: 雪盲 a loss of
+     # sight, steering a vehicle an act of the eyes; a fit of this book)
+     # the false alarm on 泄密-5 (他看见刘满仓还睁着眼，手里攥着个口琴: read as 严振华's use) gone: h16's round (the one seen
+     # doing something leads the clauses after)
+     [('连贯-境界-3.md', '境界'), ('连贯-位置-1.md', '位置'),
       ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
       ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
      # c5's round (stop 62: a taught act whose thing and object are both unwritten is named as the event): 合同-5 caught,
      # its false alarm (喷灯 reported alone) gone
-     3),
+     2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
