@@ -3465,12 +3465,18 @@ MOVES_AWAY = frozenset("去回进")
 R61's RP1-3): read only with a place positively of here (:data:`OF_HERE`, or a known place related to here)."""
 OF_HERE = re.compile(r"^(?:这|咱|俺们|我们)")
 """A place said as ours or this one (咱们库房, 这边仓房, 我们场部): of here whoever says it."""
+LATER_TODAY = (r"(?:今晚|今儿晚上|今天晚上|今儿个晚上|今儿黑夜|今夜|今儿后晌|今天下午|今儿下午|今天傍晚|今儿擦黑)"
+               r"(?:[一二两三四五六七八九十\d]{1,3}点(?:钟|半|整)?)?")
+"""A time later today, said before the person of a report (RP2, stop 62): a notice, an order or a plan told as fact
+(今晚七点X在饭堂给二连上课, 今天下午三点X到仓库验货, 今夜X在车间值班): the person is set to be here today, as a report of
+:data:`REPORTED_AT` puts them here; read only in the time-first form of a schedule (the person's own evening told after
+their name, 你爹今晚在厂里加班, is their day over there), and no modal between (:data:`NOT_CAME`)."""
 HOUSEHOLD_AFTER = (r"[他她]|们|家|的|之|那口子|屋里的|媳妇|老婆|婆娘|男人|丈夫|闺女|女儿|儿子|儿媳|小子|孩子|娃|丫头|"
                    r"[爹娘妈爸孙侄]|外甥|徒弟|兄弟|妹子")
 """What right after a person makes the noun someone or something of theirs, not them (老刘媳妇, 老刘家的, 赵老栓他闺女,
 赵老栓的棺材, 老刘那口子, 老刘孙子: R61's RP1-1/RP1-5 on RP1, stop 61): the person is then no subject of the act. Address
 suffixes (哥, 姐, 叔, 伯: 铁生哥 is 铁生) are not in it."""
-REPORTED_AT = (rf"(?:(?<![^，,。！？!?“”「」：:；;\s])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?!{HOUSEHOLD_AFTER})(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
+REPORTED_AT = (rf"(?:(?<![^，,。！？!?“”「」：:；;、\s])(?P<first>{LATER_TODAY}|{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?!{HOUSEHOLD_AFTER})(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
                rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在的]){{0,4}}?)(?P<move>{REPORTED_MOVES})"
                r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
 """Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act; RP1, stop 61:
@@ -3820,7 +3826,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
-    spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
+    # 少爷, as the cards say people call him; 你爹, the listener's kin (RP2)
+    spoken = "|".join(filter(None, [forms, _listener_kin(world, far), *map(re.escape, sorted(heard, key=len, reverse=True))]))
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     sighted_at = re.compile(SIGHTED_AT.replace("WHO", spoken))
@@ -3828,12 +3835,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # compiled when a quote first needs it (a draft of no quotes compiles none)
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
     # (group 2 a time of today, group 3 of yesterday: 来过 with 昨天 is a visit that ended, R56)
+    # or to have come back to the place of here, named (姐昨儿个回了天津: CAME_TO, RP2)
+    came_here = "|".join([CAME_HERE, *([CAME_TO.replace("HERE", ours)] if (ours := _places_of_here(world, pov_place)) else [])])
     reported = functools.cache(lambda: re.compile(
-        rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{CAME_HERE})|"
-        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
+        rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{came_here})|"
+        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{came_here}))(?!{NOT_A_VISIT_AFTER})"))
     # someone said to have been at a place of here today doing anything (你姐晌午在队部门口找你: P3, stop 60)
     reported_at = functools.cache(lambda: re.compile(REPORTED_AT.replace("WHO", spoken)))
-    said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
+    said_of = {**one, **heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -3978,6 +3987,31 @@ stop 61): the 的 before the name ends a description of them, who then act — n
 nor a noun of 背 (背面, 背后的…)."""
 
 
+LISTENER = "你您侬恁"
+"""Whose a one-character kin word is when a speaker says it to the point of view (你爹, 您娘, 侬姆妈): the point of
+view's, so the card that gives the word as a name (RP2, stop 62: 你爹刚才在兵站门口打听你)."""
+CAME_TO = r"(?:回|到|来|进|赶)(?:了|到|回|进)?(?:HERE)(?![\u4e00-\u9fff]?(?:那边|以外|外头))"
+"""A coming to the place of here by its name (姐昨儿个回了天津, 老刘今早到了青松林场, 你哥昨天回到镇上: RP2, stop 62), read
+as :data:`CAME_HERE` is — with a time of today or yesterday after the person — for the one away: back, no longer away.
+``HERE``: the known places related to the point of view's (:func:`_places_of_here`)."""
+
+
+def _listener_kin(world: World, people: Iterable[str]) -> str:
+    """A pattern of the one-character kin words that name ``people`` (爹, 娘; 妈 of 妈妈), said after the listener's
+    :data:`LISTENER` (你爹, 您娘): the point of view's kin, the one the card names — not a longer word (你爹爹 is read by
+    the card's own form, 你娘舅 is no 娘: :data:`KIN_COMPOUND_AFTER`, :data:`KIN_COMPOUNDS`)."""
+    wanted = set(people)
+    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
+                     and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})
+    return "|".join(rf"(?<=[{LISTENER}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])" for c in single)
+
+
+def _places_of_here(world: World, here: str) -> str:
+    """A pattern of the known places one with ``here`` (:func:`_related`), longest first; empty when none."""
+    return "|".join(map(re.escape, sorted((p for p in world.places if len(p) >= 2 and _related(world, p, here)),
+                                          key=len, reverse=True))) if here else ""
+
+
 def _place_of_here(world: World, at: str, here: str) -> bool:
     """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN_FROM`), is one of here — the
     one positive test of both (RP1, stop 61): a known place it names first, or a locative or a kind of place within a
@@ -4032,8 +4066,10 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
     # (R61's RP1-9); the missing keep theirs
     heard = {f: n for f, n in world.heard.items() if n in held and not held[n].startswith(DEAD)
              and f not in world.aliases and len(f) >= 2}
-    reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])))
-    said_of = {**heard, **world.aliases}
+    reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join(filter(None, [
+        forms, _listener_kin(world, held), *map(re.escape, sorted(heard, key=len, reverse=True))]))))
+    said_of = {**{a[0]: n for a, n in world.aliases.items() if n in held and a in world.indirect and len(a) == 2
+                  and a[0] == a[1]}, **heard, **world.aliases}
     away = re.compile(rf"{FAR_WORDS.pattern}|{RECALLED}")
     out: list[Finding] = []
     for i, line in enumerate(lines):
