@@ -3508,10 +3508,13 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
-BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归)")
+BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归|"
+                     r"(?:上|下|过|进)来(?![信电话函])|来(?=[。，,；;！!]|$))")
 """A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
 都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says. A verb of return it must hold
-(回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头."""
+(回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头; or a coming toward the scene
+(才上来, 才下来, 才过来, 月底才来。: RP2, stop 62 — one whose card comes up to the scene on a day ahead is away until then),
+not 才来信, 才来电话."""
 CARD_YEAR = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})\s*年\s*$")
 """The year a card's dated event says, just before its month (眼下在罗平，1986年九月十四才回): the year it falls in."""
 
