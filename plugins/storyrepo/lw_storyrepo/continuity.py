@@ -844,10 +844,10 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
 
 
 RARE_CONTACT = re.compile(r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
-                          r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?信|"
+                          r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?(?:信|[一两几]?封)|"
                           r"只(?:能|好)?(?:写|寄|捎)信(?![也都])")
 """The rows of :data:`FAR_WORDS` that say someone is far by how rarely they are seen (RP1, stop 61: 隔些日子寄一封信来,
-过年才回来一趟, 只写信): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
+过年才回来一趟, 只写信; the letter by its count alone, 隔些日子寄一封来, 隔三差五捎一封回去: RP2, stop 62): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
 place come to), and not where the sentence says it near or the person busy (:data:`NEAR_SAID`: R61's RP1-7)."""
 NEAR_SAID = re.compile(r"就隔|只隔|不过[一二两三四五六七八九十几半]+里|隔(?:一|一道|一条|一座|道|条)[岭河山沟坡梁]|不远|没多远|"
                        r"不多远|几步路|活多|活忙|忙|走不开|抽不开|脱不开")
@@ -3545,7 +3545,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
                today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
-    away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
+    away (:attr:`World.far`), or inside one (天水 of a far 甘肃: RP2, stop 62), related in no way to the point of
+    view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
     the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
     says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
@@ -3557,7 +3558,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and (any(f in where or where in f for f in world.far) or _away_until(world, n, where, today))}
+           and (any(f in where or where in f or f in world.inside.get(where, ()) for f in world.far)
+                or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
