@@ -82,7 +82,7 @@ from lw_storyrepo.forbidden import CAUSED, WRITING, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
-from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
+from lw_storyrepo.kinship import FORMS as KIN_TABLE, ONE_CHARACTER as KIN_ONE_CHARACTER, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
@@ -3847,7 +3847,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{came_here}))(?!{NOT_A_VISIT_AFTER})"))
     # someone said to have been at a place of here today doing anything (你姐晌午在队部门口找你: P3, stop 60)
     reported_at = functools.cache(lambda: re.compile(REPORTED_AT.replace("WHO", spoken)))
-    said_of = {**one, **heard, **world.aliases}  # who a form said in a quote is, built once a draft
+    said_of = {**one, **_kin_initials(world, far), **heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -3912,7 +3912,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             told = reported().search(q.group())
             reporting = said_of.get(told.group(1)) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
-                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
+                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]) \
+                    and not HEARSAY.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
                 when = "昨天已经来到" if told.group(3) else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
@@ -3992,6 +3993,9 @@ stop 61): the 的 before the name ends a description of them, who then act — n
 nor a noun of 背 (背面, 背后的…)."""
 
 
+HEARSAY = re.compile(r"说|讲|信|电话|电报|捎话|口信")
+"""Words between a report's time and its coming that make the coming a thing told, not done (老刘昨天来信说月底回青松林场,
+你姐昨儿捎话讲过两天到镇上: RP2, stop 62): the coming is the news's, not the day's."""
 LISTENER = "你您侬恁"
 """Whose a one-character kin word is when a speaker says it to the point of view (你爹, 您娘, 侬姆妈): the point of
 view's, so the card that gives the word as a name (RP2, stop 62: 你爹刚才在兵站门口打听你)."""
@@ -4002,13 +4006,21 @@ as :data:`CAME_HERE` is — with a time of today or yesterday after the person �
 
 
 def _listener_kin(world: World, people: Iterable[str]) -> str:
-    """A pattern of the one-character kin words that name ``people`` (爹, 娘; 妈 of 妈妈), said after the listener's
+    """A pattern of the one-character kin words (:data:`lw_storyrepo.kinship.ONE_CHARACTER`) a card of ``people`` goes by
+    (爹, 娘; 妈 of 妈妈), said after the listener's
     :data:`LISTENER` (你爹, 您娘): the point of view's kin, the one the card names — not a longer word (你爹爹 is read by
     the card's own form, 你娘舅 is no 娘: :data:`KIN_COMPOUND_AFTER`, :data:`KIN_COMPOUNDS`)."""
+    return "|".join(rf"[{LISTENER}]{c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
+                    for c in sorted({k[-1] for k in _kin_initials(world, people)}))
+
+
+def _kin_initials(world: World, people: Iterable[str]) -> dict[str, str]:
+    """``{kin word: person}``: the one-character kin words a card of ``people`` goes by, alone or doubled (爹; 妈 of 妈妈),
+    and each said after the listener (你爹, 您妈: :data:`LISTENER`)."""
     wanted = set(people)
-    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
-                     and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})
-    return "|".join(rf"(?<=[{LISTENER}]){c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])" for c in single)
+    initials = {a[0]: n for a, n in world.aliases.items() if n in wanted and a[0] in KIN_ONE_CHARACTER
+                and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))}
+    return {**initials, **{f"{whose}{c}": n for c, n in initials.items() for whose in LISTENER}}
 
 
 def _places_of_here(world: World, here: str) -> str:
@@ -4073,8 +4085,7 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
              and f not in world.aliases and len(f) >= 2}
     reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join(filter(None, [
         forms, _listener_kin(world, held), *map(re.escape, sorted(heard, key=len, reverse=True))]))))
-    said_of = {**{a[0]: n for a, n in world.aliases.items() if n in held and a in world.indirect and len(a) == 2
-                  and a[0] == a[1]}, **heard, **world.aliases}
+    said_of = {**_kin_initials(world, held), **heard, **world.aliases}
     away = re.compile(rf"{FAR_WORDS.pattern}|{RECALLED}")
     out: list[Finding] = []
     for i, line in enumerate(lines):
