@@ -1973,7 +1973,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:  # the dead and the missing reported here today (状态), read as the far are (RP1, stop 61)
-            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now)
+            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now, pov)
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
     if names is not None and now and ("月" in text or "“" in text or "「" in text or any(w in text for w in TODAY_DOCUMENT)):
@@ -3471,6 +3471,12 @@ LATER_TODAY = (r"(?:今晚|今儿晚上|今天晚上|今儿个晚上|今儿黑�
 (今晚七点X在饭堂给二连上课, 今天下午三点X到仓库验货, 今夜X在车间值班): the person is set to be here today, as a report of
 :data:`REPORTED_AT` puts them here; read only in the time-first form of a schedule (the person's own evening told after
 their name, 你爹今晚在厂里加班, is their day over there), and no modal between (:data:`NOT_CAME`)."""
+LATER_TODAY_AT = re.compile(LATER_TODAY)
+CLOCK = re.compile(r"点(?:钟|半|整)?$")
+"""A clock time closing a :data:`LATER_TODAY` (今晚七点, 今天下午三点半): the hour of a schedule."""
+NOT_COMING_LATER = re.compile(r"[回来](?:不|不了)|不(?:回来|来|过来)|来不了|不可能|哪能|怎么会|[？?]\s*$")
+"""A sentence of a schedule saying the person will not come, or asking (今晚老刘在厂里值夜班，回不来; 今晚老刘在食堂里唱戏？):
+no schedule of here (R62's r62-2)."""
 HOUSEHOLD_AFTER = (r"[他她]|们|家|的|之|那口子|屋里的|媳妇|老婆|婆娘|男人|丈夫|闺女|女儿|儿子|儿媳|小子|孩子|娃|丫头|"
                    r"[爹娘妈爸孙侄]|外甥|徒弟|兄弟|妹子")
 """What right after a person makes the noun someone or something of theirs, not them (老刘媳妇, 老刘家的, 赵老栓他闺女,
@@ -3841,10 +3847,12 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
     # (group 2 a time of today, group 3 of yesterday: 来过 with 昨天 is a visit that ended, R56)
     # or to have come back to the place of here, named (姐昨儿个回了天津: CAME_TO, RP2)
-    came_here = "|".join([CAME_HERE, *([CAME_TO.replace("HERE", ours)] if (ours := _places_of_here(world, pov_place)) else [])])
+    came_to = CAME_TO.replace("HERE", ours) if (ours := _places_of_here(world, pov_place)) else "(?!)"
     reported = functools.cache(lambda: re.compile(
-        rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{came_here})|"
-        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{came_here}))(?!{NOT_A_VISIT_AFTER})"))
+        rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{CAME_HERE})|"
+        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE})|"
+        rf"({REPORTED_TIMES})(?:{CAME_TO_MANNER})?(?:{came_to})|({YESTERDAY})(?:{CAME_TO_MANNER})?(?:{came_to}))"
+        rf"(?!{NOT_A_VISIT_AFTER})"))
     # someone said to have been at a place of here today doing anything (你姐晌午在队部门口找你: P3, stop 60)
     reported_at = functools.cache(lambda: re.compile(REPORTED_AT.replace("WHO", spoken)))
     said_of = {**one, **_kin_initials(world, far), **heard, **world.aliases}  # who a form said in a quote is, built once a draft
@@ -3910,12 +3918,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
             told = reported().search(q.group())
+            if told is not None and told.group(1)[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                told = None  # the listener's kin, and the listener another
             reporting = said_of.get(told.group(1)) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]) \
                     and not HEARSAY.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
-                when = "昨天已经来到" if told.group(3) else "今天来过"
+                when = "昨天已经来到" if told.group(3) or told.group(5) else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
@@ -3924,6 +3934,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if not REPORTED_MOVE.search(q.group()):
                 continue
             told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
+            if told is not None and told.group("who")[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                continue  # 冲小虎说：“你爹…”: the listener's kin, and the listener another
             reporting = said_of.get(told.group("who")) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i):
@@ -4002,7 +4014,10 @@ view's, so the card that gives the word as a name (RP2, stop 62: 你爹刚才在
 CAME_TO = r"(?:回|到|来|进|赶)(?:了|到|回|进)?(?:HERE)(?![\u4e00-\u9fff]?(?:那边|以外|外头))"
 """A coming to the place of here by its name (姐昨儿个回了天津, 老刘今早到了青松林场, 你哥昨天回到镇上: RP2, stop 62), read
 as :data:`CAME_HERE` is — with a time of today or yesterday after the person — for the one away: back, no longer away.
-``HERE``: the known places related to the point of view's (:func:`_places_of_here`)."""
+``HERE``: the known places related to the point of view's (:func:`_places_of_here`). Right after the time, or a
+manner word (:data:`CAME_TO_MANNER`): 寄回, 发到, 把闺女送回 say a thing or another sent there (R62's r62-4)."""
+CAME_TO_MANNER = "就|已经|已|才|又|也|都|刚刚|刚|一早|总算|终于"
+"""What may stand between a time and :data:`CAME_TO`'s coming: a manner word, no verb and no 把."""
 
 
 def _listener_kin(world: World, people: Iterable[str]) -> str:
@@ -4012,6 +4027,25 @@ def _listener_kin(world: World, people: Iterable[str]) -> str:
     the card's own form, 你娘舅 is no 娘: :data:`KIN_COMPOUND_AFTER`, :data:`KIN_COMPOUNDS`)."""
     return "|".join(rf"[{LISTENER}]{c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
                     for c in sorted({k[-1] for k in _kin_initials(world, people)}))
+
+
+def _told_to(world: World, line: str, at: int, pov: str) -> bool:
+    """Whether the quote starting at ``at`` in ``line`` may be said to the point of view ``pov``, so that its 你爹 is
+    theirs (R62's r62-3): no one of the cards but ``pov`` called at its start (“小虎，…), and the narration before it in its
+    sentence names no one but one speaker, and that speaker not ``pov`` (冲小虎说：, 小虎问桂芝：, 铁生对桂芝说：)."""
+    names = [world.aliases[f] for f in _names_said(world, line[max(line.rfind(c, 0, at) for c in "。！？!?\n") + 1:at])]
+    called = re.match(r"[“「]\s*([^，,！!：:“”「」]{1,5})[，,！!]", line[at:])
+    if called is not None and world.aliases.get(called.group(1), pov) != pov:
+        return False
+    return not names or len(set(names)) == 1 and names[0] != pov
+
+
+def _names_said(world: World, words: str) -> list[str]:
+    """The forms of the cards named in ``words``, in order, the longest at each place (名字 of :attr:`World.aliases`)."""
+    forms = [f for f in world.aliases if len(f) >= 2 and f in words]
+    if not forms:
+        return []
+    return re.findall("|".join(map(re.escape, sorted(forms, key=len, reverse=True))), words)
 
 
 def _kin_initials(world: World, people: Iterable[str]) -> dict[str, str]:
@@ -4044,14 +4078,17 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
-                         here: str) -> re.Match[str] | None:
+                         here: str, later: bool = True) -> re.Match[str] | None:
     """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
     (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
     far words and first other day read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear
     time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
-    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61)."""
+    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61). A schedule, a time later today said first
+    (:data:`LATER_TODAY`), is read only when ``later`` (the far's, not the dead's: a plan about the dead is their
+    funeral's, R62's r62-1), at a clock hour (:data:`CLOCK`) or a place positively of here, in a sentence that neither
+    denies the coming nor asks (:data:`NOT_COMING_LATER`: R62's r62-2)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
-    elsewhere: dict[int, tuple[bool, int]] = {}  # a sentence's start -> (said elsewhere, where its next day is)
+    elsewhere: dict[int, tuple[bool, int, bool]] = {}  # a sentence's start -> (said elsewhere, its next day, no coming)
     for m in reported_at.finditer(quote):
         k = bisect.bisect_left(stops, m.start())
         start = stops[k - 1] + 1 if k else 0
@@ -4059,15 +4096,19 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
             sentence = quote[start:stops[k] + 1 if k < len(stops) else len(quote)]
             next_day = REPORTED_NEXT_DAY.search(sentence)
             elsewhere[start] = (_said_elsewhere(sentence, far_words) or REPORTED_PAST_DAY.search(sentence) is not None,
-                                start + next_day.start() if next_day else len(quote))
-        away, other_day_at = elsewhere[start]
+                                start + next_day.start() if next_day else len(quote),
+                                NOT_COMING_LATER.search(sentence) is not None)
+        away, other_day_at, not_coming = elsewhere[start]
+        if m.group("first") and LATER_TODAY_AT.fullmatch(m.group("first")) and (
+                not later or not_coming or not CLOCK.search(m.group("first")) and not _positively_here(world, m.group("at"), here)):
+            continue
         if not away and other_day_at >= m.end() and _reported_here(world, m, here):
             return m
     return None
 
 
 def _reported_held(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-                   here: str, now: str = "") -> list[Finding]:
+                   here: str, now: str = "", pov: str = "") -> list[Finding]:
     """状态: the dead and the missing reported by someone in the scene as here today doing anything (三宝刚刚在煤堆边上…,
     你爹晌午来库房…): the one shape :data:`REPORTED_AT` reads for the far (位置), the card's 状态 picking the field
     (RP1, stop 61). Not in a sentence of a memory or dream (:data:`RECALLED`), nor of one :func:`_reported_here` refuses;
@@ -4092,7 +4133,9 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
         for q in _QUOTED_WORDS.finditer(line):
             if not REPORTED_MOVE.search(q.group()):
                 continue
-            told = _first_reported_here(world, reported_at, q.group(), away, here)
+            told = _first_reported_here(world, reported_at, q.group(), away, here, later=False)
+            if told is not None and told.group("who")[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                continue  # 冲小虎说：“你娘…”: the listener's kin, and the listener another
             who = said_of.get(told.group("who")) if told is not None else None
             if told is None or who not in held or (who, i) in seen or held[who].startswith(DEAD) and (
                     DEATH_TOLD.search(q.group()) or _died_lately(world, who, now)):
@@ -4117,10 +4160,15 @@ def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
     place of here (:func:`_place_of_here`)."""
     at = m.group("at")
-    if m.group("move") in MOVES_AWAY and not OF_HERE.match(at) and not any(
-            at.startswith(p) and _related(world, p, here) for p in world.places):
+    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here):
         return False  # 去医院, 回厂里: going there, not being here (RP1-3)
     return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, at, here)
+
+
+def _positively_here(world: World, at: str, here: str) -> bool:
+    """Whether a report's place ``at`` is said as ours or this one (:data:`OF_HERE`) or opens with a known place related
+    to ``here``: of here whoever the person is."""
+    return bool(OF_HERE.match(at)) or any(at.startswith(p) and _related(world, p, here) for p in world.places)
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:

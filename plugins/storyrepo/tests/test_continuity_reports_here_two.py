@@ -40,7 +40,7 @@ def _camp(body: str, who: str = "刘德海") -> list[Finding]:
 @pytest.mark.parametrize("body", [
     "桂芝贴出一张条子：“通知：今晚七点老刘在场部给二工段讲安全。”",
     "桂芝掀开门帘：“今天下午三点刘德海到库房验一批原木。”",  # sibling words no book wrote
-    "桂芝掀开门帘：“今夜老刘在车间里值班，你去给他送个饭。”",
+    "桂芝掀开门帘：“今夜老刘在咱们车间里值班，你去给他送个饭。”",  # no hour: a place said as ours
     "桂芝贴出一张条子：“一、各工段早六点上工。二、今儿晚上八点半刘德海在食堂开大会。”",  # an item of a list (、)
 ])
 def test_a_far_one_set_to_act_here_later_today_fires(body: str) -> None:
@@ -56,14 +56,23 @@ def test_a_far_one_set_to_act_here_later_today_fires(body: str) -> None:
     "桂芝掀开门帘：“今晚七点老刘在哈尔滨的厂里开会。”",  # the far place itself
     "桂芝掀开门帘：“今晚七点老刘在电话里跟你说。”",  # no place a body stands in
     "桂芝掀开门帘：“今晚七点老刘媳妇在场部等你。”",  # his wife, not he
+    # r62-2: his own evening over there, the time first — no hour, no place of here; a coming denied; a question
+    "桂芝掀开门帘：“今晚老刘在厂里值夜班，回不来。”",
+    "桂芝掀开门帘：“今晚七点老刘在厂里值夜班，回不来。”",
+    "桂芝掀开门帘：“今晚七点老刘在食堂里唱戏？”",
 ])
 def test_a_schedule_elsewhere_or_of_another_or_not_fact_is_silent(body: str) -> None:
     assert _camp(body) == []
 
 
-def test_a_dead_one_set_to_act_here_later_today_is_a_state_finding() -> None:
-    found = _camp("桂芝贴出一张条子：“今晚七点赵老栓在库房里给大伙儿分锯条。”", "赵老栓")
-    assert len(found) == 1 and "已死" in found[0].message and found[0].severity == "error", found
+@pytest.mark.parametrize("body", [
+    "桂芝掀开门帘：“今晚赵老栓在灵棚里过最后一夜，明早出殡。”",
+    "桂芝掀开门帘：“今夜赵老栓在咱们库房里停一宿，谁也别去。”",
+    "桂芝贴出一张条子：“今晚七点赵老栓在场部开追悼会。”",
+])
+def test_a_schedule_of_the_dead_is_their_funerals_and_silent(body: str) -> None:
+    """r62-1: a plan about the dead later today (lying in state, a memorial) is no act of theirs."""
+    assert _camp(body, "赵老栓") == []
 
 
 # --- a coming back to the place of here by its name (位置) ---
@@ -85,6 +94,10 @@ def test_the_far_one_said_come_back_to_the_place_of_here_fires(body: str) -> Non
     "桂芝掀开门帘：“老刘昨天没回青松林场，车坏在半路了。”",  # a denial
     "桂芝掀开门帘：“老刘昨天来信说月底回青松林场。”",  # news of a coming, not a coming (HEARSAY)
     "桂芝掀开门帘：“老刘昨天捎话讲过两天到青松林场。”",
+    # r62-4: a thing or another sent there, not a coming
+    "桂芝掀开门帘：“老刘昨天寄回青松林场一包木耳。”",
+    "桂芝掀开门帘：“老刘昨天发到青松林场的那车木料，今早卸完了。”",
+    "桂芝掀开门帘：“老刘今早把他闺女送回青松林场了，自己又坐车走了。”",
 ])
 def test_a_return_told_elsewhere_denied_or_as_news_is_silent(body: str) -> None:
     assert _camp(body) == []
@@ -92,18 +105,22 @@ def test_a_return_told_elsewhere_denied_or_as_news_is_silent(body: str) -> None:
 
 # --- the listener's kin by a one-character word (你爹) ---
 
-def _home(body: str) -> list[Finding]:
-    """The findings about 王德顺 (王铁生's father, 爹, far in 哈尔滨) of ``body`` told by 王铁生 at the lumber camp."""
+def _home(body: str, who: str = "王德顺") -> list[Finding]:
+    """The findings about ``who`` of ``body`` told by 王铁生 at the lumber camp: 王德顺 his father (爹) far in 哈尔滨, 王大娘
+    his mother (娘) dead, 李小虎 (小虎) and 孙桂芝 (桂芝) at the camp."""
     cards: dict[str, dict[str, Any]] = {
         "王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
         "孙桂芝": {"姓名": "孙桂芝", "状态": "在世", "位置": "青松林场"},
+        "李小虎": {"姓名": "李小虎", "状态": "在世", "位置": "青松林场"},
         "王德顺": {"姓名": "王德顺", "状态": "在世", "位置": "哈尔滨"},
+        "王大娘": {"姓名": "王大娘", "状态": "已死", "位置": "青松林场"},
     }
-    world = World(cards, {**{n: n for n in cards}, "爹": "王德顺", "桂芝": "孙桂芝"}, {"青松林场", "哈尔滨"},
-                  far=frozenset({"哈尔滨"}), gender={"王铁生": "他", "孙桂芝": "她", "王德顺": "他"})
-    out = continuity_helpers.findings(body, world, "王铁生", TODAY, ["王铁生", "孙桂芝"],
-                                      kin_of_pov={"王铁生": {"爹": "王德顺"}})
-    return [f for f in out if f.message.startswith("王德顺")]
+    world = World(cards, {**{n: n for n in cards}, "爹": "王德顺", "娘": "王大娘", "桂芝": "孙桂芝", "小虎": "李小虎",
+                          "铁生": "王铁生"}, {"青松林场", "哈尔滨"}, far=frozenset({"哈尔滨"}),
+                  gender={"王铁生": "他", "孙桂芝": "她", "李小虎": "他", "王德顺": "他", "王大娘": "她"})
+    out = continuity_helpers.findings(body, world, "王铁生", TODAY, ["王铁生", "孙桂芝", "李小虎"],
+                                      kin_of_pov={"王铁生": {"爹": "王德顺", "娘": "王大娘"}})
+    return [f for f in out if f.message.startswith(who)]
 
 
 @pytest.mark.parametrize("body", [
@@ -122,9 +139,27 @@ def test_the_listeners_kin_reported_here_today_fires(body: str) -> None:
     "桂芝掀开门帘：“铁生，你爹昨天在场部门口打听你。”",  # another day
     "桂芝掀开门帘：“铁生，你爹刚才在哈尔滨打来电话。”",  # the far place
     "桂芝掀开门帘：“铁生，你娘舅刚才在场部门口打听你。”",  # no kin word of the cards
+    # r62-3: another listener — called, spoken to, or the point of view speaking
+    "桂芝掀开门帘：“小虎，你爹刚才在场部门口打听你。”",
+    "桂芝掀开门帘，冲小虎说：“你爹刚才在场部门口打听你。”",
+    "铁生对小虎说：“你爹晌午在食堂门口找你呢。”",
 ])
 def test_another_kin_another_day_or_the_far_place_is_silent(body: str) -> None:
     assert _home(body) == []
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝冲小虎说：“你娘刚才在食堂门口找你呢。”",
+    "小虎问桂芝：“您娘晌午在食堂里等您呢。”",
+])
+def test_the_listeners_dead_mother_when_the_listener_is_another_is_silent(body: str) -> None:
+    """r62-3: 你娘 said to another is not the point of view's dead mother."""
+    assert _home(body, "王大娘") == []
+
+
+def test_the_point_of_views_dead_mother_reported_here_is_a_state_finding() -> None:
+    found = _home("桂芝掀开门帘：“铁生，你娘刚才在食堂门口找你呢。”", "王大娘")
+    assert len(found) == 1 and "已死" in found[0].message, found
 
 
 # --- the cards: a dated coming up, a letter counted alone, a place inside a far region ---
