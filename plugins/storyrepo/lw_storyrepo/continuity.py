@@ -843,11 +843,13 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
     return out
 
 
-RARE_CONTACT = re.compile(r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
+RARE_CONTACT = re.compile(r"(?:(?:过年|春节|年下|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)|(?:年底|年关)才(?:回来|回家|回))"
+                          r"(?:一趟|一回|一次)?|"
                           r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?(?:信|[一两几]?封)|"
                           r"只(?:能|好)?(?:写|寄|捎)信(?![也都])")
 """The rows of :data:`FAR_WORDS` that say someone is far by how rarely they are seen (RP1, stop 61: 隔些日子寄一封信来,
-过年才回来一趟, 只写信; the letter by its count alone, 隔些日子寄一封来, 隔三差五捎一封回去: RP2, stop 62): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
+过年才回来一趟, 只写信; the letter by its count alone, 隔些日子寄一封来, 隔三差五捎一封回去: RP2, stop 62; the year's end
+with a going home only — 年底才来青松林场结一回账 is a schedule of business, not a distance: R61's RP1-7): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
 place come to), and not where the sentence says it near or the person busy (:data:`NEAR_SAID`: R61's RP1-7)."""
 NEAR_SAID = re.compile(r"就隔|只隔|不过[一二两三四五六七八九十几半]+里|隔(?:一|一道|一条|一座|道|条)[岭河山沟坡梁]|不远|没多远|"
                        r"不多远|几步路|活多|活忙|忙|走不开|抽不开|脱不开")
@@ -4160,9 +4162,15 @@ def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
     (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
     place of here (:func:`_place_of_here`)."""
     at = m.group("at")
-    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here):
+    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here) \
+            and not (m.group("move") == "进" and ENTERED_ROOM.match(at)):
         return False  # 去医院, 回厂里: going there, not being here (RP1-3)
     return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, at, here)
+
+
+ENTERED_ROOM = re.compile(r"^了?[^。！？!?“”，,：:；;\n]{0,3}?(?<![病牢监产洞号])(?:房|屋|仓|库|棚|窖|舍)(?!子|[里内]?[^，,。！？!?]{0,4}?(?:住院|看病|躺着))")
+"""A bare room a report's 进 enters (老刘才刚进仓房拿了两把斧子, 进库里取了一捆绳: R61's leftover of RP1-3): a room of a
+workplace is of here as 在 one is — not a ward, a cell, a delivery room (病房, 牢房, 监房, 产房)."""
 
 
 def _positively_here(world: World, at: str, here: str) -> bool:

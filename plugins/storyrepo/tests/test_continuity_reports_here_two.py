@@ -214,3 +214,28 @@ def test_a_place_inside_a_far_region_is_far() -> None:
                     gender=world.gender)
     assert [f for f in continuity_helpers.findings("桂芝掀开门帘：“晌午老刘在场部门口找你。”", nowhere, "王铁生", TODAY,
                                                    ["王铁生", "孙桂芝"]) if f.message.startswith("刘德海")] == []
+
+
+# --- R61's leftovers: a bare room entered; a year's end of business ---
+
+@pytest.mark.parametrize("body", [
+    "桂芝掀开门帘：“老刘才刚进仓房拿了两把斧子。”",
+    "桂芝掀开门帘：“老刘晌午进库里取了一捆绳子。”",  # a sibling no book wrote
+])
+def test_the_far_one_entering_a_bare_room_today_fires(body: str) -> None:
+    found = _camp(body)
+    assert len(found) == 1 and "「哈尔滨」" in found[0].message, found
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝掀开门帘：“老刘晌午进了病房，大夫说要开刀。”",  # a ward
+    "桂芝掀开门帘：“老刘晌午进城买药去了。”",  # a town
+    "桂芝掀开门帘：“老刘晌午进了牢房。”",
+])
+def test_entering_a_ward_a_cell_or_a_town_is_silent(body: str) -> None:
+    assert _camp(body) == []
+
+
+def test_a_years_end_of_business_keeps_a_town_near_and_a_going_home_makes_it_far() -> None:
+    assert "镇上" not in far_places(["孙大娘住在镇上，年底才来青松林场结一回账。"], {"镇上", "青松林场"})
+    assert "兰州" in far_places(["在兰州的车辆段当钳工，年底才回来一趟。"], {"兰州", "青松林场"})
