@@ -3474,6 +3474,9 @@ LATER_TODAY = (r"(?:今晚|今儿晚上|今天晚上|今儿个晚上|今儿黑�
 :data:`REPORTED_AT` puts them here; read only in the time-first form of a schedule (the person's own evening told after
 their name, 你爹今晚在厂里加班, is their day over there), and no modal between (:data:`NOT_CAME`)."""
 LATER_TODAY_AT = re.compile(LATER_TODAY)
+OWN_WORK = re.compile(r"^(?:厂|车间|单位|班上|公司|局里|所里|机关|队里|社里|部里|厂里)")
+"""Where anyone works, said bare (在厂里开会, 在车间里交班, 在单位值班): a far person's own work unit as well as here's — a
+schedule there at a clock hour is no schedule of here (R62's r62-7)."""
 CLOCK = re.compile(r"点(?:钟|半|整)?$")
 """A clock time closing a :data:`LATER_TODAY` (今晚七点, 今天下午三点半): the hour of a schedule."""
 NOT_COMING_LATER = re.compile(r"[回来](?:不|不了)|不(?:回来|来|过来)|来不了|不可能|哪能|怎么会|[？?]\s*$")
@@ -4080,15 +4083,16 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
-                         here: str, later: bool = True) -> re.Match[str] | None:
+                         here: str, far: bool = True) -> re.Match[str] | None:
     """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
     (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
     far words and first other day read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear
     time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
     it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61). A schedule, a time later today said first
-    (:data:`LATER_TODAY`), is read only when ``later`` (the far's, not the dead's: a plan about the dead is their
-    funeral's, R62's r62-1), at a clock hour (:data:`CLOCK`) or a place positively of here, in a sentence that neither
-    denies the coming nor asks (:data:`NOT_COMING_LATER`: R62's r62-2)."""
+    (:data:`LATER_TODAY`), is read only when ``far`` (the far's, not the dead's: a plan about the dead is their
+    funeral's, R62's r62-1), at a clock hour (:data:`CLOCK`) and a place that is no one's own work unit
+    (:data:`OWN_WORK`: r62-7) or at a place positively of here, in a sentence that neither denies the coming nor asks
+    (:data:`NOT_COMING_LATER`: R62's r62-2); a bare room entered (:data:`ENTERED_ROOM`) only when ``far`` too (r62-5)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
     elsewhere: dict[int, tuple[bool, int, bool]] = {}  # a sentence's start -> (said elsewhere, its next day, no coming)
     for m in reported_at.finditer(quote):
@@ -4102,9 +4106,10 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
                                 NOT_COMING_LATER.search(sentence) is not None)
         away, other_day_at, not_coming = elsewhere[start]
         if m.group("first") and LATER_TODAY_AT.fullmatch(m.group("first")) and (
-                not later or not_coming or not CLOCK.search(m.group("first")) and not _positively_here(world, m.group("at"), here)):
+                not far or not_coming or not _positively_here(world, m.group("at"), here) and (
+                    not CLOCK.search(m.group("first")) or OWN_WORK.match(m.group("at")))):
             continue
-        if not away and other_day_at >= m.end() and _reported_here(world, m, here):
+        if not away and other_day_at >= m.end() and _reported_here(world, m, here, rooms=far):
             return m
     return None
 
@@ -4135,7 +4140,7 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
         for q in _QUOTED_WORDS.finditer(line):
             if not REPORTED_MOVE.search(q.group()):
                 continue
-            told = _first_reported_here(world, reported_at, q.group(), away, here, later=False)
+            told = _first_reported_here(world, reported_at, q.group(), away, here, far=False)
             if told is not None and told.group("who")[0] in LISTENER and not _told_to(world, line, q.start(), pov):
                 continue  # 冲小虎说：“你娘…”: the listener's kin, and the listener another
             who = said_of.get(told.group("who")) if told is not None else None
@@ -4157,20 +4162,24 @@ def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
                 or REPORTED_HABIT.search(sentence))
 
 
-def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
+def _reported_here(world: World, m: re.Match[str], here: str, rooms: bool = True) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
     (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
     place of here (:func:`_place_of_here`)."""
     at = m.group("at")
-    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here) \
-            and not (m.group("move") == "进" and ENTERED_ROOM.match(at)):
+    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here) and not (
+            rooms and m.group("move") == "进" and ENTERED_ROOM.match(at) and MANNER_ONLY.fullmatch(m.group("gap"))):
         return False  # 去医院, 回厂里: going there, not being here (RP1-3)
     return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, at, here)
 
 
-ENTERED_ROOM = re.compile(r"^了?[^。！？!?“”，,：:；;\n]{0,3}?(?<![病牢监产洞号])(?:房|屋|仓|库|棚|窖|舍)(?!子|[里内]?[^，,。！？!?]{0,4}?(?:住院|看病|躺着))")
+ENTERED_ROOM = re.compile(r"^了?[^。！？!?“”，,：:；;\n]{0,3}?(?<![病牢监产洞号尸灵牛班禁])(?:房|屋|仓|库|棚|窖|舍)(?!子|[里内]?[^，,。！？!?]{0,4}?(?:住院|看病|躺着))")
 """A bare room a report's 进 enters (老刘才刚进仓房拿了两把斧子, 进库里取了一捆绳: R61's leftover of RP1-3): a room of a
-workplace is of here as 在 one is — not a ward, a cell, a delivery room (病房, 牢房, 监房, 产房)."""
+workplace is of here as 在 one is — not a ward, a cell, a delivery room, a morgue, a detention (病房, 牢房, 监房, 产房,
+停尸房, 灵棚, 牛棚, 班房: R62's r62-5, r62-6); read for the far only, the person walking in with a manner word at most
+(:data:`MANNER_ONLY`: 抬进了库房 is the dead carried)."""
+MANNER_ONLY = re.compile(r"(?:就|又|也|才|刚|还|都|亲自|一个人|自己)*")
+"""A report's gap of manner words only, no verb (抬, 送, 押: someone else's act on the person)."""
 
 
 def _positively_here(world: World, at: str, here: str) -> bool:

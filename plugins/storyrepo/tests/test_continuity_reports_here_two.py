@@ -60,6 +60,9 @@ def test_a_far_one_set_to_act_here_later_today_fires(body: str) -> None:
     "桂芝掀开门帘：“今晚老刘在厂里值夜班，回不来。”",
     "桂芝掀开门帘：“今晚七点老刘在厂里值夜班，回不来。”",
     "桂芝掀开门帘：“今晚七点老刘在食堂里唱戏？”",
+    # r62-7: an hour is no place of here: his own work unit
+    "桂芝掀开门帘：“今晚七点老刘在厂里开会。”",
+    "桂芝掀开门帘：“今晚八点老刘在车间里交班。”",
 ])
 def test_a_schedule_elsewhere_or_of_another_or_not_fact_is_silent(body: str) -> None:
     assert _camp(body) == []
@@ -231,9 +234,19 @@ def test_the_far_one_entering_a_bare_room_today_fires(body: str) -> None:
     "桂芝掀开门帘：“老刘晌午进了病房，大夫说要开刀。”",  # a ward
     "桂芝掀开门帘：“老刘晌午进城买药去了。”",  # a town
     "桂芝掀开门帘：“老刘晌午进了牢房。”",
+    "桂芝掀开门帘：“老刘今早进了牛棚，这回怕是出不来了。”",  # r62-6
 ])
 def test_entering_a_ward_a_cell_or_a_town_is_silent(body: str) -> None:
     assert _camp(body) == []
+
+
+@pytest.mark.parametrize("body", [
+    "桂芝抹着眼泪：“赵老栓上午抬进了库房，明天下葬。”",
+    "桂芝抹着眼泪：“赵老栓上午进了停尸房。”",
+])
+def test_the_dead_carried_into_a_room_is_silent(body: str) -> None:
+    """r62-5: the dead body taken into a room is no act of the dead."""
+    assert _camp(body, "赵老栓") == []
 
 
 def test_a_years_end_of_business_keeps_a_town_near_and_a_going_home_makes_it_far() -> None:
