@@ -3477,7 +3477,7 @@ LATER_TODAY_AT = re.compile(LATER_TODAY)
 OWN_WORK = re.compile(r"^(?:厂|车间|单位|班上|公司|局里|所里|机关|队里|社里|部里|厂里)")
 """Where anyone works, said bare (在厂里开会, 在车间里交班, 在单位值班): a far person's own work unit as well as here's — a
 schedule there at a clock hour is no schedule of here (R62's r62-7)."""
-CLOCK = re.compile(r"点(?:钟|半|整)?$")
+SCHEDULE_HOUR = re.compile(r"点(?:钟|半|整)?$")
 """A clock time closing a :data:`LATER_TODAY` (今晚七点, 今天下午三点半): the hour of a schedule."""
 NOT_COMING_LATER = re.compile(r"[回来](?:不|不了)|不(?:回来|来|过来)|来不了|不可能|哪能|怎么会|[？?]\s*$")
 """A sentence of a schedule saying the person will not come, or asking (今晚老刘在厂里值夜班，回不来; 今晚老刘在食堂里唱戏？):
@@ -4090,7 +4090,7 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
     time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
     it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61). A schedule, a time later today said first
     (:data:`LATER_TODAY`), is read only when ``far`` (the far's, not the dead's: a plan about the dead is their
-    funeral's, R62's r62-1), at a clock hour (:data:`CLOCK`) and a place that is no one's own work unit
+    funeral's, R62's r62-1), at a clock hour (:data:`SCHEDULE_HOUR`) and a place that is no one's own work unit
     (:data:`OWN_WORK`: r62-7) or at a place positively of here, in a sentence that neither denies the coming nor asks
     (:data:`NOT_COMING_LATER`: R62's r62-2); a bare room entered (:data:`ENTERED_ROOM`) only when ``far`` too (r62-5)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
@@ -4107,7 +4107,7 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
         away, other_day_at, not_coming = elsewhere[start]
         if m.group("first") and LATER_TODAY_AT.fullmatch(m.group("first")) and (
                 not far or not_coming or not _positively_here(world, m.group("at"), here) and (
-                    not CLOCK.search(m.group("first")) or OWN_WORK.match(m.group("at")))):
+                    not SCHEDULE_HOUR.search(m.group("first")) or OWN_WORK.match(m.group("at")))):
             continue
         if not away and other_day_at >= m.end() and _reported_here(world, m, here, rooms=far):
             return m

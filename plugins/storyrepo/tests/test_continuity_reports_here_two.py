@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from lw_storyrepo import continuity
 from lw_storyrepo.continuity import World, dated_subjects, far_places
 from lw_storyrepo.findings import Finding
 
@@ -252,3 +253,9 @@ def test_the_dead_carried_into_a_room_is_silent(body: str) -> None:
 def test_a_years_end_of_business_keeps_a_town_near_and_a_going_home_makes_it_far() -> None:
     assert "镇上" not in far_places(["孙大娘住在镇上，年底才来青松林场结一回账。"], {"镇上", "青松林场"})
     assert "兰州" in far_places(["在兰州的车辆段当钳工，年底才回来一趟。"], {"兰州", "青松林场"})
+
+
+def test_the_hour_of_the_scene_is_still_read() -> None:
+    """r62-8: the schedule's hour (SCHEDULE_HOUR) is its own name; the clock of the scene's time keeps its own."""
+    assert continuity._hour("今天早上八点", False) == 8.0
+    assert continuity._hour("昨儿夜里十点", False) == 22.0
