@@ -4037,20 +4037,33 @@ def _listener_kin(world: World, people: Iterable[str]) -> str:
 def _told_to(world: World, line: str, at: int, pov: str) -> bool:
     """Whether the quote starting at ``at`` in ``line`` may be said to the point of view ``pov``, so that its 你爹 is
     theirs (R62's r62-3): no one of the cards but ``pov`` called at its start (“小虎，…), and the narration before it in its
-    sentence names no one but one speaker, and that speaker not ``pov`` (冲小虎说：, 小虎问桂芝：, 铁生对桂芝说：)."""
-    names = [world.aliases[f] for f in _names_said(world, line[max(line.rfind(c, 0, at) for c in "。！？!?\n") + 1:at])]
+    sentence names at most one other than ``pov`` and none spoken to (冲小虎说：, 小虎问桂芝：, 铁生对小虎说：) — ``pov`` named
+    there is the one come in or listening (长庚回到宿舍，宫大哥…就说：)."""
+    before = line[max(line.rfind(c, 0, at) for c in "。！？!?\n") + 1:at]
+    said = _names_said(world, before)
+    others = {world.aliases[m.group()] for m in said} - {pov}
     called = re.match(r"[“「]\s*([^，,！!：:“”「」]{1,5})[，,！!]", line[at:])
     if called is not None and world.aliases.get(called.group(1), pov) != pov:
         return False
-    return not names or len(set(names)) == 1 and names[0] != pov
+    if len(others) > 1:
+        return False
+    if said and world.aliases[said[-1].group()] == pov and POV_SPEAKS.match(before, said[-1].end()):
+        return False  # 铁生说：“你爹…”: the point of view speaking, to someone else
+    return not any(world.aliases[m.group()] != pov and TOLD_TO.search(before[:m.start()]) for m in said)
 
 
-def _names_said(world: World, words: str) -> list[str]:
-    """The forms of the cards named in ``words``, in order, the longest at each place (名字 of :attr:`World.aliases`)."""
+TOLD_TO = re.compile(r"(?:对|冲|朝|跟|向|和)着?$")
+"""What makes the name after it the one spoken to (冲小虎说, 对着小虎喊)."""
+POV_SPEAKS = re.compile(r"[^，,。；;]{0,6}?(?:说|问|道|喊|嚷|讲)")
+"""A speaking verb in the clause right after a name (铁生低声说：): that one speaks."""
+
+
+def _names_said(world: World, words: str) -> list[re.Match[str]]:
+    """The forms of the cards named in ``words``, in order, the longest at each place (:attr:`World.aliases`)."""
     forms = [f for f in world.aliases if len(f) >= 2 and f in words]
     if not forms:
         return []
-    return re.findall("|".join(map(re.escape, sorted(forms, key=len, reverse=True))), words)
+    return list(re.finditer("|".join(map(re.escape, sorted(forms, key=len, reverse=True))), words))
 
 
 def _kin_initials(world: World, people: Iterable[str]) -> dict[str, str]:

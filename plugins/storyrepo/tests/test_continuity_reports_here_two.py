@@ -131,6 +131,8 @@ def _home(body: str, who: str = "王德顺") -> list[Finding]:
     "桂芝掀开门帘：“铁生，你爹刚才在场部门口打听你。”",
     "桂芝掀开门帘：“铁生，晌午你爹来食堂找过你。”",  # sibling words no book wrote
     "桂芝掀开门帘：“铁生，您爹才刚在库房后头等你呢。”",
+    # the point of view named as the one come in, the speaker after him
+    "收了工，铁生回到工棚，桂芝正坐在铺上缝扣子，见他进来就说：“你爹晌午上食堂找你来着。”",
 ])
 def test_the_listeners_kin_reported_here_today_fires(body: str) -> None:
     found = _home(body)
@@ -147,6 +149,7 @@ def test_the_listeners_kin_reported_here_today_fires(body: str) -> None:
     "桂芝掀开门帘：“小虎，你爹刚才在场部门口打听你。”",
     "桂芝掀开门帘，冲小虎说：“你爹刚才在场部门口打听你。”",
     "铁生对小虎说：“你爹晌午在食堂门口找你呢。”",
+    "铁生低声说：“你爹晌午在食堂门口找你呢。”",  # the point of view speaking
 ])
 def test_another_kin_another_day_or_the_far_place_is_silent(body: str) -> None:
     assert _home(body) == []
