@@ -4049,7 +4049,15 @@ def _told_to(world: World, line: str, at: int, pov: str) -> bool:
         return False
     if said and world.aliases[said[-1].group()] == pov and POV_SPEAKS.match(before, said[-1].end()):
         return False  # 铁生说：“你爹…”: the point of view speaking, to someone else
-    return not any(world.aliases[m.group()] != pov and TOLD_TO.search(before[:m.start()]) for m in said)
+    # the tag after the quote too, to its sentence's end (“你娘…”桂芝对小虎说。: R62's r62-9)
+    close = min((k for k in (line.find("”", at + 1), line.find("」", at + 1)) if k >= 0), default=len(line))
+    after = line[close + 1:min((k for k in map(lambda c: line.find(c, close + 1), "。！？!?\n“「") if k >= 0),
+                               default=len(line))]
+    told = _names_said(world, after)
+    if len(others | {world.aliases[m.group()] for m in told} - {pov}) > 1:
+        return False
+    return not any(world.aliases[m.group()] != pov and TOLD_TO.search(words[:m.start()])
+                   for words, found in ((before, said), (after, told)) for m in found)
 
 
 TOLD_TO = re.compile(r"(?:对|冲|朝|跟|向|和)着?$")

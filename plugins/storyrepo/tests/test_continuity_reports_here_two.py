@@ -158,6 +158,7 @@ def test_another_kin_another_day_or_the_far_place_is_silent(body: str) -> None:
 @pytest.mark.parametrize("body", [
     "桂芝冲小虎说：“你娘刚才在食堂门口找你呢。”",
     "小虎问桂芝：“您娘晌午在食堂里等您呢。”",
+    "“你娘刚才在食堂门口找你呢。”桂芝对小虎说。",  # r62-9: the tag after the quote
 ])
 def test_the_listeners_dead_mother_when_the_listener_is_another_is_silent(body: str) -> None:
     """r62-3: 你娘 said to another is not the point of view's dead mother."""
