@@ -82,7 +82,7 @@ from lw_storyrepo.forbidden import CAUSED, WRITING, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
 from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VERBS, PUT_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
-from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
+from lw_storyrepo.kinship import FORMS as KIN_TABLE, ONE_CHARACTER as KIN_ONE_CHARACTER, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
@@ -885,11 +885,13 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
     return out
 
 
-RARE_CONTACT = re.compile(r"(?:过年|春节|年下|年底|年关|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)(?:一趟|一回|一次)?|"
-                          r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?信|"
+RARE_CONTACT = re.compile(r"(?:(?:过年|春节|年下|中秋|端午|清明|逢年过节)才(?:回来|回家|回|来)|(?:年底|年关)才(?:回来|回家|回))"
+                          r"(?:一趟|一回|一次)?|"
+                          r"隔(?:些|几|一阵|阵子|三差五|上)[^。；;，,\n]{0,10}?(?:捎|寄|写|带|递|托)[^。；;，,\n]{0,6}?(?:信|[一两几]?封)|"
                           r"只(?:能|好)?(?:写|寄|捎)信(?![也都])")
 """The rows of :data:`FAR_WORDS` that say someone is far by how rarely they are seen (RP1, stop 61: 隔些日子寄一封信来,
-过年才回来一趟, 只写信): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
+过年才回来一趟, 只写信; the letter by its count alone, 隔些日子寄一封来, 隔三差五捎一封回去: RP2, stop 62; the year's end
+with a going home only — 年底才来青松林场结一回账 is a schedule of business, not a distance: R61's RP1-7): read by :func:`far_places` of the place the person is only (在/住在/去 兰州, not 来青松林场, the
 place come to), and not where the sentence says it near or the person busy (:data:`NEAR_SAID`: R61's RP1-7)."""
 NEAR_SAID = re.compile(r"就隔|只隔|不过[一二两三四五六七八九十几半]+里|隔(?:一|一道|一条|一座|道|条)[岭河山沟坡梁]|不远|没多远|"
                        r"不多远|几步路|活多|活忙|忙|走不开|抽不开|脱不开")
@@ -2022,7 +2024,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:  # the dead and the missing reported here today (状态), read as the far are (RP1, stop 61)
-            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now)
+            out += _reported_held(world, lines, first_line, revived, seen, pov_place, now, pov)
             out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls, entered,
                                 _dated_today(now))
     if names is not None and now and ("月" in text or "“" in text or "「" in text or any(w in text for w in TODAY_DOCUMENT)):
@@ -3514,12 +3516,27 @@ MOVES_AWAY = frozenset("去回进")
 R61's RP1-3): read only with a place positively of here (:data:`OF_HERE`, or a known place related to here)."""
 OF_HERE = re.compile(r"^(?:这|咱|俺们|我们)")
 """A place said as ours or this one (咱们库房, 这边仓房, 我们场部): of here whoever says it."""
+LATER_TODAY = (r"(?:今晚|今儿晚上|今天晚上|今儿个晚上|今儿黑夜|今夜|今儿后晌|今天下午|今儿下午|今天傍晚|今儿擦黑)"
+               r"(?:[一二两三四五六七八九十\d]{1,3}点(?:钟|半|整)?)?")
+"""A time later today, said before the person of a report (RP2, stop 62): a notice, an order or a plan told as fact
+(今晚七点X在饭堂给二连上课, 今天下午三点X到仓库验货, 今夜X在车间值班): the person is set to be here today, as a report of
+:data:`REPORTED_AT` puts them here; read only in the time-first form of a schedule (the person's own evening told after
+their name, 你爹今晚在厂里加班, is their day over there), and no modal between (:data:`NOT_CAME`)."""
+LATER_TODAY_AT = re.compile(LATER_TODAY)
+OWN_WORK = re.compile(r"^(?:厂|车间|单位|班上|公司|局里|所里|机关|队里|社里|部里|厂里)")
+"""Where anyone works, said bare (在厂里开会, 在车间里交班, 在单位值班): a far person's own work unit as well as here's — a
+schedule there at a clock hour is no schedule of here (R62's r62-7)."""
+SCHEDULE_HOUR = re.compile(r"点(?:钟|半|整)?$")
+"""A clock time closing a :data:`LATER_TODAY` (今晚七点, 今天下午三点半): the hour of a schedule."""
+NOT_COMING_LATER = re.compile(r"[回来](?:不|不了)|不(?:回来|来|过来)|来不了|不可能|哪能|怎么会|[？?]\s*$")
+"""A sentence of a schedule saying the person will not come, or asking (今晚老刘在厂里值夜班，回不来; 今晚老刘在食堂里唱戏？):
+no schedule of here (R62's r62-2)."""
 HOUSEHOLD_AFTER = (r"[他她]|们|家|的|之|那口子|屋里的|媳妇|老婆|婆娘|男人|丈夫|闺女|女儿|儿子|儿媳|小子|孩子|娃|丫头|"
                    r"[爹娘妈爸孙侄]|外甥|徒弟|兄弟|妹子")
 """What right after a person makes the noun someone or something of theirs, not them (老刘媳妇, 老刘家的, 赵老栓他闺女,
 赵老栓的棺材, 老刘那口子, 老刘孙子: R61's RP1-1/RP1-5 on RP1, stop 61): the person is then no subject of the act. Address
 suffixes (哥, 姐, 叔, 伯: 铁生哥 is 铁生) are not in it."""
-REPORTED_AT = (rf"(?:(?<![^，,。！？!?“”「」：:；;\s])(?P<first>{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?!{HOUSEHOLD_AFTER})(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
+REPORTED_AT = (rf"(?:(?<![^，,。！？!?“”「」：:；;、\s])(?P<first>{LATER_TODAY}|{REPORTED_NOW_TIMES})[，,]?\s*)?(?P<who>WHO)(?!{HOUSEHOLD_AFTER})(?(first)|(?P<when>{REPORTED_NOW_TIMES}))"
                rf"(?P<gap>(?:(?!{SENT_SOMEONE})[^。！？!?，,“”在的]){{0,4}}?)(?P<move>{REPORTED_MOVES})"
                r"(?P<at>[^。！？!?“”，,：:；;\n]{2,16})")
 """Someone reported at a place today doing something there (P3, stop 60: S2's sightings widened to any act; RP1, stop 61:
@@ -3551,10 +3568,13 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
-BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归)")
+BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归|"
+                     r"(?:上|下|过|进)来(?![信电话函])|来(?=[。，,；;！!]|$))")
 """A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
 都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says. A verb of return it must hold
-(回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头."""
+(回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头; or a coming toward the scene
+(才上来, 才下来, 才过来, 月底才来。: RP2, stop 62 — one whose card comes up to the scene on a day ahead is away until then),
+not 才来信, 才来电话."""
 CARD_YEAR = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})\s*年\s*$")
 """The year a card's dated event says, just before its month (眼下在罗平，1986年九月十四才回): the year it falls in."""
 
@@ -3585,7 +3605,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
                today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
-    away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
+    away (:attr:`World.far`), or inside one (天水 of a far 甘肃: RP2, stop 62), related in no way to the point of
+    view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
     the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
     says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
@@ -3597,7 +3618,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and (any(f in where or where in f for f in world.far) or _away_until(world, n, where, today))}
+           and (any(f in where or where in f or f in world.inside.get(where, ()) for f in world.far)
+                or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
@@ -3869,7 +3891,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
-    spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
+    # 少爷, as the cards say people call him; 你爹, the listener's kin (RP2)
+    spoken = "|".join(filter(None, [forms, _listener_kin(world, far), *map(re.escape, sorted(heard, key=len, reverse=True))]))
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     sighted_at = re.compile(SIGHTED_AT.replace("WHO", spoken))
@@ -3877,12 +3900,16 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # compiled when a quote first needs it (a draft of no quotes compiles none)
     # or to have come up yesterday (老高昨儿后晌就搭运材车上来了: here since, the card's far place not so today)
     # (group 2 a time of today, group 3 of yesterday: 来过 with 昨天 is a visit that ended, R56)
+    # or to have come back to the place of here, named (姐昨儿个回了天津: CAME_TO, RP2)
+    came_to = CAME_TO.replace("HERE", ours) if (ours := _places_of_here(world, pov_place)) else "(?!)"
     reported = functools.cache(lambda: re.compile(
         rf"({spoken})(?:({REPORTED_TIMES}){_NOT_SENT_GAP}(?:{CAME_HERE})|"
-        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE}))(?!{NOT_A_VISIT_AFTER})"))
+        rf"({YESTERDAY}){_NOT_SENT_GAP}(?!{CAME_BEFORE})(?:{CAME_HERE})|"
+        rf"({REPORTED_TIMES})(?:{CAME_TO_MANNER})?(?:{came_to})|({YESTERDAY})(?:{CAME_TO_MANNER})?(?:{came_to}))"
+        rf"(?!{NOT_A_VISIT_AFTER})"))
     # someone said to have been at a place of here today doing anything (你姐晌午在队部门口找你: P3, stop 60)
     reported_at = functools.cache(lambda: re.compile(REPORTED_AT.replace("WHO", spoken)))
-    said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
+    said_of = {**one, **_kin_initials(world, far), **heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -3945,11 +3972,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
             told = reported().search(q.group())
+            if told is not None and told.group(1)[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                told = None  # the listener's kin, and the listener another
             reporting = said_of.get(told.group(1)) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
-                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
+                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]) \
+                    and not HEARSAY.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
-                when = "昨天已经来到" if told.group(3) else "今天来过"
+                when = "昨天已经来到" if told.group(3) or told.group(5) else "今天来过"
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
@@ -3958,6 +3988,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             if not REPORTED_MOVE.search(q.group()):
                 continue
             told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
+            if told is not None and told.group("who")[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                continue  # 冲小虎说：“你爹…”: the listener's kin, and the listener another
             reporting = said_of.get(told.group("who")) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i):
@@ -4027,6 +4059,85 @@ stop 61): the 的 before the name ends a description of them, who then act — n
 nor a noun of 背 (背面, 背后的…)."""
 
 
+HEARSAY = re.compile(r"说|讲|信|电话|电报|捎话|口信")
+"""Words between a report's time and its coming that make the coming a thing told, not done (老刘昨天来信说月底回青松林场,
+你姐昨儿捎话讲过两天到镇上: RP2, stop 62): the coming is the news's, not the day's."""
+LISTENER = "你您侬恁"
+"""Whose a one-character kin word is when a speaker says it to the point of view (你爹, 您娘, 侬姆妈): the point of
+view's, so the card that gives the word as a name (RP2, stop 62: 你爹刚才在兵站门口打听你)."""
+CAME_TO = r"(?:回|到|来|进|赶)(?:了|到|回|进)?(?:HERE)(?![\u4e00-\u9fff]?(?:那边|以外|外头))"
+"""A coming to the place of here by its name (姐昨儿个回了天津, 老刘今早到了青松林场, 你哥昨天回到镇上: RP2, stop 62), read
+as :data:`CAME_HERE` is — with a time of today or yesterday after the person — for the one away: back, no longer away.
+``HERE``: the known places related to the point of view's (:func:`_places_of_here`). Right after the time, or a
+manner word (:data:`CAME_TO_MANNER`): 寄回, 发到, 把闺女送回 say a thing or another sent there (R62's r62-4)."""
+CAME_TO_MANNER = "就|已经|已|才|又|也|都|刚刚|刚|一早|总算|终于"
+"""What may stand between a time and :data:`CAME_TO`'s coming: a manner word, no verb and no 把."""
+
+
+def _listener_kin(world: World, people: Iterable[str]) -> str:
+    """A pattern of the one-character kin words (:data:`lw_storyrepo.kinship.ONE_CHARACTER`) a card of ``people`` goes by
+    (爹, 娘; 妈 of 妈妈), said after the listener's
+    :data:`LISTENER` (你爹, 您娘): the point of view's kin, the one the card names — not a longer word (你爹爹 is read by
+    the card's own form, 你娘舅 is no 娘: :data:`KIN_COMPOUND_AFTER`, :data:`KIN_COMPOUNDS`)."""
+    return "|".join(rf"[{LISTENER}]{c}(?![{c}{KIN_COMPOUND_AFTER}{KIN_COMPOUNDS.get(c, '')}])"
+                    for c in sorted({k[-1] for k in _kin_initials(world, people)}))
+
+
+def _told_to(world: World, line: str, at: int, pov: str) -> bool:
+    """Whether the quote starting at ``at`` in ``line`` may be said to the point of view ``pov``, so that its 你爹 is
+    theirs (R62's r62-3): no one of the cards but ``pov`` called at its start (“小虎，…), and the narration before it in its
+    sentence names at most one other than ``pov`` and none spoken to (冲小虎说：, 小虎问桂芝：, 铁生对小虎说：) — ``pov`` named
+    there is the one come in or listening (长庚回到宿舍，宫大哥…就说：)."""
+    before = line[max(line.rfind(c, 0, at) for c in "。！？!?\n") + 1:at]
+    said = _names_said(world, before)
+    others = {world.aliases[m.group()] for m in said} - {pov}
+    called = re.match(r"[“「]\s*([^，,！!：:“”「」]{1,5})[，,！!]", line[at:])
+    if called is not None and world.aliases.get(called.group(1), pov) != pov:
+        return False
+    if len(others) > 1:
+        return False
+    if said and world.aliases[said[-1].group()] == pov and POV_SPEAKS.match(before, said[-1].end()):
+        return False  # 铁生说：“你爹…”: the point of view speaking, to someone else
+    # the tag after the quote too, to its sentence's end (“你娘…”桂芝对小虎说。: R62's r62-9)
+    close = min((k for k in (line.find("”", at + 1), line.find("」", at + 1)) if k >= 0), default=len(line))
+    after = line[close + 1:min((k for k in map(lambda c: line.find(c, close + 1), "。！？!?\n“「") if k >= 0),
+                               default=len(line))]
+    told = _names_said(world, after)
+    if len(others | {world.aliases[m.group()] for m in told} - {pov}) > 1:
+        return False
+    return not any(world.aliases[m.group()] != pov and TOLD_TO.search(words[:m.start()])
+                   for words, found in ((before, said), (after, told)) for m in found)
+
+
+TOLD_TO = re.compile(r"(?:对|冲|朝|跟|向|和)着?$")
+"""What makes the name after it the one spoken to (冲小虎说, 对着小虎喊)."""
+POV_SPEAKS = re.compile(r"[^，,。；;]{0,6}?(?:说|问|道|喊|嚷|讲)")
+"""A speaking verb in the clause right after a name (铁生低声说：): that one speaks."""
+
+
+def _names_said(world: World, words: str) -> list[re.Match[str]]:
+    """The forms of the cards named in ``words``, in order, the longest at each place (:attr:`World.aliases`)."""
+    forms = [f for f in world.aliases if len(f) >= 2 and f in words]
+    if not forms:
+        return []
+    return list(re.finditer("|".join(map(re.escape, sorted(forms, key=len, reverse=True))), words))
+
+
+def _kin_initials(world: World, people: Iterable[str]) -> dict[str, str]:
+    """``{kin word: person}``: the one-character kin words a card of ``people`` goes by, alone or doubled (爹; 妈 of 妈妈),
+    and each said after the listener (你爹, 您妈: :data:`LISTENER`)."""
+    wanted = set(people)
+    initials = {a[0]: n for a, n in world.aliases.items() if n in wanted and a[0] in KIN_ONE_CHARACTER
+                and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))}
+    return {**initials, **{f"{whose}{c}": n for c, n in initials.items() for whose in LISTENER}}
+
+
+def _places_of_here(world: World, here: str) -> str:
+    """A pattern of the known places one with ``here`` (:func:`_related`), longest first; empty when none."""
+    return "|".join(map(re.escape, sorted((p for p in world.places if len(p) >= 2 and _related(world, p, here)),
+                                          key=len, reverse=True))) if here else ""
+
+
 def _place_of_here(world: World, at: str, here: str) -> bool:
     """Whether ``at``, a place a report or a walk names (:data:`REPORTED_AT`, :data:`WALKED_IN_FROM`), is one of here — the
     one positive test of both (RP1, stop 61): a known place it names first, or a locative or a kind of place within a
@@ -4042,14 +4153,18 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
-                         here: str) -> re.Match[str] | None:
+                         here: str, far: bool = True) -> re.Match[str] | None:
     """The first match of :data:`REPORTED_AT` in ``quote`` that puts its person at a place of here today
     (:func:`_reported_here`), its sentence found from the quote's sentence ends, gathered once, and each sentence's
     far words and first other day read once (:func:`_said_elsewhere`): a long quote of many reports is read in linear
     time (P3-9, stop 60). A day before today counts anywhere in the sentence (:data:`REPORTED_PAST_DAY`), a day after
-    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61)."""
+    it up to the report's clause only (:data:`REPORTED_NEXT_DAY`: RP1, stop 61). A schedule, a time later today said first
+    (:data:`LATER_TODAY`), is read only when ``far`` (the far's, not the dead's: a plan about the dead is their
+    funeral's, R62's r62-1), at a clock hour (:data:`SCHEDULE_HOUR`) and a place that is no one's own work unit
+    (:data:`OWN_WORK`: r62-7) or at a place positively of here, in a sentence that neither denies the coming nor asks
+    (:data:`NOT_COMING_LATER`: R62's r62-2); a bare room entered (:data:`ENTERED_ROOM`) only when ``far`` too (r62-5)."""
     stops = [k for k, c in enumerate(quote) if c in "。！？!?"]
-    elsewhere: dict[int, tuple[bool, int]] = {}  # a sentence's start -> (said elsewhere, where its next day is)
+    elsewhere: dict[int, tuple[bool, int, bool]] = {}  # a sentence's start -> (said elsewhere, its next day, no coming)
     for m in reported_at.finditer(quote):
         k = bisect.bisect_left(stops, m.start())
         start = stops[k - 1] + 1 if k else 0
@@ -4057,15 +4172,20 @@ def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str,
             sentence = quote[start:stops[k] + 1 if k < len(stops) else len(quote)]
             next_day = REPORTED_NEXT_DAY.search(sentence)
             elsewhere[start] = (_said_elsewhere(sentence, far_words) or REPORTED_PAST_DAY.search(sentence) is not None,
-                                start + next_day.start() if next_day else len(quote))
-        away, other_day_at = elsewhere[start]
-        if not away and other_day_at >= m.end() and _reported_here(world, m, here):
+                                start + next_day.start() if next_day else len(quote),
+                                NOT_COMING_LATER.search(sentence) is not None)
+        away, other_day_at, not_coming = elsewhere[start]
+        if m.group("first") and LATER_TODAY_AT.fullmatch(m.group("first")) and (
+                not far or not_coming or not _positively_here(world, m.group("at"), here) and (
+                    not SCHEDULE_HOUR.search(m.group("first")) or OWN_WORK.match(m.group("at")))):
+            continue
+        if not away and other_day_at >= m.end() and _reported_here(world, m, here, rooms=far):
             return m
     return None
 
 
 def _reported_held(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-                   here: str, now: str = "") -> list[Finding]:
+                   here: str, now: str = "", pov: str = "") -> list[Finding]:
     """状态: the dead and the missing reported by someone in the scene as here today doing anything (三宝刚刚在煤堆边上…,
     你爹晌午来库房…): the one shape :data:`REPORTED_AT` reads for the far (位置), the card's 状态 picking the field
     (RP1, stop 61). Not in a sentence of a memory or dream (:data:`RECALLED`), nor of one :func:`_reported_here` refuses;
@@ -4081,15 +4201,18 @@ def _reported_held(world: World, lines: list[str], first_line: int, revived: set
     # (R61's RP1-9); the missing keep theirs
     heard = {f: n for f, n in world.heard.items() if n in held and not held[n].startswith(DEAD)
              and f not in world.aliases and len(f) >= 2}
-    reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])))
-    said_of = {**heard, **world.aliases}
+    reported_at = re.compile(REPORTED_AT.replace("WHO", "|".join(filter(None, [
+        forms, _listener_kin(world, held), *map(re.escape, sorted(heard, key=len, reverse=True))]))))
+    said_of = {**_kin_initials(world, held), **heard, **world.aliases}
     away = re.compile(rf"{FAR_WORDS.pattern}|{RECALLED}")
     out: list[Finding] = []
     for i, line in enumerate(lines):
         for q in _QUOTED_WORDS.finditer(line):
             if not REPORTED_MOVE.search(q.group()):
                 continue
-            told = _first_reported_here(world, reported_at, q.group(), away, here)
+            told = _first_reported_here(world, reported_at, q.group(), away, here, far=False)
+            if told is not None and told.group("who")[0] in LISTENER and not _told_to(world, line, q.start(), pov):
+                continue  # 冲小虎说：“你娘…”: the listener's kin, and the listener another
             who = said_of.get(told.group("who")) if told is not None else None
             if told is None or who not in held or (who, i) in seen or held[who].startswith(DEAD) and (
                     DEATH_TOLD.search(q.group()) or _died_lately(world, who, now)):
@@ -4109,15 +4232,30 @@ def _said_elsewhere(sentence: str, far_words: re.Pattern[str]) -> bool:
                 or REPORTED_HABIT.search(sentence))
 
 
-def _reported_here(world: World, m: re.Match[str], here: str) -> bool:
+def _reported_here(world: World, m: re.Match[str], here: str, rooms: bool = True) -> bool:
     """Whether a match of :data:`REPORTED_AT` puts its person at a place of here today, its sentence aside
     (:func:`_said_elsewhere`): nothing between the time and the place that makes it no fact (:data:`NOT_CAME`), and a
     place of here (:func:`_place_of_here`)."""
     at = m.group("at")
-    if m.group("move") in MOVES_AWAY and not OF_HERE.match(at) and not any(
-            at.startswith(p) and _related(world, p, here) for p in world.places):
+    if m.group("move") in MOVES_AWAY and not _positively_here(world, at, here) and not (
+            rooms and m.group("move") == "进" and ENTERED_ROOM.match(at) and MANNER_ONLY.fullmatch(m.group("gap"))):
         return False  # 去医院, 回厂里: going there, not being here (RP1-3)
     return not NOT_CAME.search(m.group("gap")) and _place_of_here(world, at, here)
+
+
+ENTERED_ROOM = re.compile(r"^了?[^。！？!?“”，,：:；;\n]{0,3}?(?<![病牢监产洞号尸灵牛班禁])(?:房|屋|仓|库|棚|窖|舍)(?!子|[里内]?[^，,。！？!?]{0,4}?(?:住院|看病|躺着))")
+"""A bare room a report's 进 enters (老刘才刚进仓房拿了两把斧子, 进库里取了一捆绳: R61's leftover of RP1-3): a room of a
+workplace is of here as 在 one is — not a ward, a cell, a delivery room, a morgue, a detention (病房, 牢房, 监房, 产房,
+停尸房, 灵棚, 牛棚, 班房: R62's r62-5, r62-6); read for the far only, the person walking in with a manner word at most
+(:data:`MANNER_ONLY`: 抬进了库房 is the dead carried)."""
+MANNER_ONLY = re.compile(r"(?:就|又|也|才|刚|还|都|亲自|一个人|自己)*")
+"""A report's gap of manner words only, no verb (抬, 送, 押: someone else's act on the person)."""
+
+
+def _positively_here(world: World, at: str, here: str) -> bool:
+    """Whether a report's place ``at`` is said as ours or this one (:data:`OF_HERE`) or opens with a known place related
+    to ``here``: of here whoever the person is."""
+    return bool(OF_HERE.match(at)) or any(at.startswith(p) and _related(world, p, here) for p in world.places)
 
 
 def _at_own_place(narration: str, after: int, place: str) -> bool:

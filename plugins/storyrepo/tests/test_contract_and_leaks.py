@@ -940,7 +940,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # no longer asked): 合同-5 caught, 合同-3's false alarm gone
      # 持有-3 (条子 “今暂收信差郑福生随身牛皮护书一只，…”) caught: h16's round (stop 62: a record taking a thing from its
      # card holder, 今/兹 + 收/借到/扣留 + a role glued to the name; the receipt row is this book's own, a fit)
-     [('连贯-境界-2.md', '境界'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间')],
+     # 位置-3 (a letter: 姐昨儿个回了天津, the far sister come back to the book's town) caught: RP2's round (stop 62: a
+     # coming back to the place of here by its name, yesterday or today)
+     [('连贯-境界-2.md', '境界'), ('连贯-时间-1.md', '书内时间')],
      0),
     # a 1982 army truck company snowed in at 沱沱河兵站 written blind at stop 61, an evaluation set: first run 6/15, 4/5, 2/5
     # and 4 false alarms, one good draft sent back; 7/15 with stop 61's rounds (RL1's role lines; not tuned on it; its
@@ -952,8 +954,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # sight, steering a vehicle an act of the eyes; a fit of this book)
      # the false alarm on 泄密-5 (他看见刘满仓还睁着眼，手里攥着个口琴: read as 严振华's use) gone: h16's round (the one seen
      # doing something leads the clauses after)
-     [('连贯-境界-3.md', '境界'), ('连贯-位置-1.md', '位置'),
-      ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
+     # 位置-1 (你爹刚才在兵站门口打听你) and 位置-3 (a notice: 今晚七点郑指导员在饭堂给二连上课) caught: RP2's round (stop 62:
+     # the listener's one-character kin word; a time later today said first, a schedule; a card's dated coming up
+     # (才上来) keeps its owner away until then; a letter counted alone, 隔些日子…寄一封来, and a place inside a far region)
+     [('连贯-境界-3.md', '境界'),
+      ('连贯-位置-2.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
       ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
      # c5's round (stop 62: a taught act whose thing and object are both unwritten is named as the event): 合同-5 caught,
      # its false alarm (喷灯 reported alone) gone
