@@ -86,7 +86,7 @@ from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GONE_TIME, GONE_TIME_SAID, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.ranks import DOWN_WORDS, ENTRY_END, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -4253,8 +4253,12 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             stem = next((t for t in (tail[-2:], tail[-1:]) if t and len(by_title.get(t, ())) == 1), None)
             if MONTH_BACK.search(tail):
                 continue  # 四月里我还是个粗使: a rank of a month gone by
+            if HELD_WHEN.match(sentence, full.end() if full else r.end()):
+                continue  # 开春以前还是驾驶员的时候, 当R那会儿: the time the rank was held, not the rank now
+            if listed and not ENTRY_END.match(sentence, full.end() if full else r.end()):
+                listed = None  # “高副班长，班长要讲啥事？”: an address, then another's rank the next clause's subject
             if listed:
-                who = listed.group(1)
+                who = listed.group(1)  # a roster's entry (X，R，…): the rank closes it
             elif after and not below:
                 at = col - 1 + r.start()
                 # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the

@@ -288,6 +288,10 @@ TIME_NOUNS = r"辰光|时候|时节|时光|光景|当口|当儿|年月|年头|�
 STRETCH_NOUNS = r"辰光|时节|时光|年月|年头|岁月|阵子|阵儿|日子|时日"
 """The nouns of :data:`TIME_NOUNS` that name a stretch (那阵子, 那些年月), not a moment: in narration 那当口, 那当儿,
 那会子, 那光景, 那时候 are the scene's own now ("at that moment"), so only these say a time gone there (frk1, stop 60)."""
+HELD_WHEN = re.compile(rf"(?:的|那)(?:{TIME_NOUNS})|那(?:些|几)?年|时(?=[，,；;：:\s]|$)|期间|任上")
+"""After a rank, what makes it the time the rank was held (还是R的时候, 当R那会儿, 做R那阵子, 当R时，…, R任上): a
+clause of when, told of another time (or of a plan), never a statement of the rank now — whatever the words before it
+say (开春以前, 去年, 我刚来); asked with ``match`` at the rank's end (rk3's round, stop 62: the shape is in the good text of eight books)."""
 GONE_SPANS = rf"那(?:{STRETCH_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
 """A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年, 那时节他还是…)."""
 GONE_SPANS_SAID = rf"那(?:{TIME_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
