@@ -85,8 +85,9 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
-from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, ENTRY_END, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.propernouns import PEOPLE_WORDS, ROLE_TITLES, lexicon, not_inside_longer
+from lw_storyrepo.ranks import (DOWN_WORDS, ENTRY_END, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder,
+                                 RankReader, reached, roster_entry, steps, told_back)
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -4270,7 +4271,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 at = col - 1 + r.start()
                 # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the
                 # narration's 山匠蒋烟杆 says what he is
-                who, titled = after.group(), quoted_at(lines[i], at)
+                who, titled = after.group(), quoted_at(lines[i], at) and not roster_entry(sentence, r.start(), after.end())
             elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
                 who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
@@ -6552,6 +6553,9 @@ head beside him (副指导员, 正书记), an acting one, a predecessor or a suc
 OTHER_UNIT = re.compile(r"(?:[一二三四五六七八九十两\d]|[别外邻]|隔壁|人家)[\u4e00-\u9fff]{0,3}?[连营团排班队组厂局处科社站所部院校]的?$")
 """Before a card's bare post, another unit named as its own (二连的指导员, 隔壁厂书记, 外县的县长): that unit's holder of
 the post, not the card's person (rk3's round, stop 62)."""
+POST_ENDS = (*ROLE_TITLES, *PEOPLE_WORDS, "长", "员", "记")
+"""How a card's bare alias ends when it is a post (指导员, 书记, 基地长, 掌柜, 先生) and not a nickname (强哥, 眼镜): only a
+post has deputies, successors and other units' holders (:func:`_another_holder`)."""
 HOLDER_REACH = 8
 """How many characters before a bare post :func:`_another_holder` reads."""
 
@@ -6572,6 +6576,7 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     who = world.aliases.get(said, said)
     card = world.cards.get(who)
     if card is not None and said != who and not surname_of(said) and said not in world.indirect \
+            and (said in world.stages or said == str(card.get("境界") or "") or said.endswith(POST_ENDS)) \
             and _another_holder(sentence[max(0, start - HOLDER_REACH):start]):
         return True  # 副指导员, 新指导员, 二连的指导员: a deputy, a successor or another unit's holder of the post
     if card is None or said == who or surname_of(said) or str(card.get("境界") or "") != said:

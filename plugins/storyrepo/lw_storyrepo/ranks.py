@@ -389,6 +389,21 @@ BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
 BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
 """X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
 ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
+ROSTER_DIVIDERS = "；;、"
+"""What divides the entries of a roster written out in a line (东头第一台，司事X；东头第二台，司事Y)."""
+ENTRY_OPENS = " \t，,；;：:、“「"
+"""What may stand right before an entry of a roster."""
+
+
+def roster_entry(sentence: str, start: int, end: int) -> bool:
+    """Whether a rank glued before a name (``start``..``end`` of ``sentence``: 司事冯五) is an entry of a roster written out
+    — opened by a field mark, closed by one (:data:`ENTRY_END`), in a sentence whose entries a :data:`ROSTER_DIVIDERS`
+    divides: a record's line copied, read out or pinned up states each one's rank, even in quoted words, where a rank
+    before a name alone may be a courtesy (rk3's round, stop 62)."""
+    opened = start == 0 or sentence[start - 1] in ENTRY_OPENS
+    return opened and ENTRY_END.match(sentence, end) is not None and any(c in sentence for c in ROSTER_DIVIDERS)
+
+
 BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")
 """X，老生，R / X，年十九，R — a register entry with one or two short fields (a trade, an age, a post) before
 the rank (the rank must close its entry: :data:`ENTRY_END`)."""
@@ -753,6 +768,8 @@ class RankReader:
             # 手艺最硬的五级工郑大炮: the narrator's own apposition states the rank; a quote's may be a courtesy
             quoted = sentence.count("“", 0, r.start()) > sentence.count("”", 0, r.start())
             told = r.start() and sentence[r.start() - 1] == "的" and not quoted
+            if roster_entry(sentence, r.start(), after.end()):
+                return canon(after.group()), "list", rung  # …，司事冯五；…: a roster's entry states the rank
             return canon(after.group()), "narration" if told else "title", rung
         if sentence.startswith("的", r.end()) and (r.start() == 0 or sentence[r.start() - 1] in OPENS):
             of = names.match(sentence, r.end() + 1)

@@ -11,6 +11,9 @@ Three readings, each a shape rather than the words of one book:
   whatever time word stands before it (:data:`lw_storyrepo.ranks.HELD_WHEN`).
 - ``“NAME，R…”`` — a vocative and then another's rank as the subject of the next clause — is no roster entry
   (``NAME，R，…``): a roster's rank closes its entry (:data:`lw_storyrepo.ranks.ENTRY_END`).
+- A rank glued before a name in a roster written out (…，R NAME；…，R NAME，…, entries divided by ； or 、), quoted as it is
+  copied or read out, states the rank (:func:`lw_storyrepo.ranks.roster_entry`); a rank before a name alone in a quote
+  may still be a courtesy.
 
 Every sentence here is written for this file; none comes from a labelled draft.
 """
@@ -83,7 +86,7 @@ def _company(body: str, who: str = "高满囤") -> list[Finding]:
         "高满囤": {"姓名": "高满囤", "状态": "在世", "位置": "兵站", "境界": "副班长"},
         "马大全": {"姓名": "马大全", "状态": "在世", "位置": "兵站", "境界": "班长"},
     }
-    aliases = {**{n: n for n in cards}, "高副班长": "高满囤", "马班长": "马大全", "二牛": "刘二牛"}
+    aliases = {**{n: n for n in cards}, "高副班长": "高满囤", "满囤": "高满囤", "马班长": "马大全", "大全": "马大全", "二牛": "刘二牛"}
     world = World(cards, aliases, {"兵站"}, set(), ("新兵", "驾驶员", "副班长", "班长", "排长"),
                   gender={n: "他" for n in cards})
     out = continuity_helpers.findings(body, world, "刘二牛", TODAY, list(cards))
@@ -114,3 +117,19 @@ def test_a_vocative_then_another_ones_rank_is_silent(body: str) -> None:
 ])
 def test_the_rank_now_still_fires(body: str) -> None:
     assert len(_company(body)) == 1
+
+
+@pytest.mark.parametrize(("who", "body"), [
+    ("高满囤", "二牛照着连部的单子念：“九号车，驾驶员二牛；十号车，班长满囤，管油料。”"),
+    ("马大全", "二牛照着连部的单子念：“九号车，排长大全；十号车，副班长满囤。”"),  # sibling ranks no book wrote
+])
+def test_a_rank_before_a_name_in_a_roster_written_out_states_it(who: str, body: str) -> None:
+    assert len(_company(body, who)) == 1
+
+
+@pytest.mark.parametrize(("who", "body"), [
+    ("马大全", "二牛在门口喊：“排长大全，连长叫你！”"),  # a courtesy in an address, no roster
+    ("高满囤", "二牛照着连部的单子念：“九号车，副班长满囤；十号车，班长大全。”"),  # the roster right
+])
+def test_a_rank_before_a_name_as_an_address_or_right_stays_silent(who: str, body: str) -> None:
+    assert _company(body, who) == []
