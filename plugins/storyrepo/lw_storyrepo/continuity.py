@@ -86,8 +86,8 @@ from lw_storyrepo.kinship import FORMS as KIN_TABLE, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.propernouns import PEOPLE_WORDS, ROLE_TITLES, lexicon, not_inside_longer
-from lw_storyrepo.ranks import (DOWN_WORDS, ENTRY_END, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder,
-                                 RankReader, reached, roster_entry, steps, told_back)
+from lw_storyrepo.ranks import (DOWN_WORDS, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder,
+                                 ROSTER_CLOSE, VOCATIVE_OPENS, RankReader, reached, roster_entry, steps, told_back)
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -3035,6 +3035,9 @@ HOLDING_CLAUSE = re.compile(r"\s*[\u4e00-\u9fff]{1,2}着(?!的)")
 """A first clause opening on a verb held (捏着, 攥着, 披着, 叼着 …的N): the name before it is the clause's subject holding
 a thing, not the owner inside a subject noun (阿耶留给他的路) — its later clauses are that person's acts (rk3's round,
 stop 62: 指导员捏着那支…的红钢笔，坐在炉子边上…)."""
+LOOK_OF = re.compile(r"的(?:样子|样儿|模样|背影|身影|影子|神气|神情|架势|声音|笑|眼神|手|脸)$")
+"""A held clause closed on a look, a trace or a part of its holder (书记捧着搪瓷缸的样子, 老刘叼着烟袋的模样): the name is
+inside that subject — a picture in the mind, not the person acting (r62-3 on rk3's round)."""
 
 
 def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
@@ -3048,7 +3051,8 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = CLAUSE_MARKS.split(text[first.end():])
-        if (re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) and not HOLDING_CLAUSE.match(clauses[0])) \
+        if (re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip())
+                and not (HOLDING_CLAUSE.match(clauses[0]) and not LOOK_OF.search(clauses[0].strip()))) \
                 or BEFORE_NOW.search(clauses[0]) \
                 or OWNED_THING.match(text, first.end()):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
@@ -4263,7 +4267,8 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 continue  # 四月里我还是个粗使: a rank of a month gone by
             if HELD_WHEN.match(sentence, full.end() if full else r.end()):
                 continue  # 开春以前还是驾驶员的时候, 当R那会儿: the time the rank was held, not the rank now
-            if listed and not ENTRY_END.match(sentence, full.end() if full else r.end()):
+            if listed and listed.start(1) and tail[listed.start(1) - 1] in VOCATIVE_OPENS \
+                    and not ROSTER_CLOSE.match(sentence, full.end() if full else r.end()):
                 listed = None  # “高副班长，班长要讲啥事？”: an address, then another's rank the next clause's subject
             if listed:
                 who = listed.group(1)  # a roster's entry (X，R，…): the rank closes it
@@ -6560,10 +6565,17 @@ HOLDER_REACH = 8
 """How many characters before a bare post :func:`_another_holder` reads."""
 
 
+OWN_UNIT = re.compile(r"(?:咱们?|我们|俺们?|本)$")
+"""Before a numbered unit, what makes it the speaker's own (咱们一队书记): its holder may well be the card's person."""
+
+
 def _another_holder(before: str) -> bool:
     """Whether ``before`` (the words up to a card's bare post) makes the post another holder's: :data:`OTHER_OF_POST`
-    glued to it or :data:`OTHER_UNIT` before it."""
-    return (bool(before) and before[-1] in OTHER_OF_POST) or OTHER_UNIT.search(before) is not None
+    glued to it or :data:`OTHER_UNIT` before it, not one's own (:data:`OWN_UNIT`, r62-2 on rk3's round)."""
+    if before and before[-1] in OTHER_OF_POST:
+        return True
+    unit = OTHER_UNIT.search(before)
+    return unit is not None and OWN_UNIT.search(before, 0, unit.start()) is None
 
 
 def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:

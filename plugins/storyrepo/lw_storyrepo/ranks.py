@@ -389,6 +389,9 @@ BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
 BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
 """X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
 ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
+ROSTER_CLOSE = re.compile(rf"{ENTRY_END.pattern}|\s*[（(]|兼")
+"""What may close a roster's entry after its rank: :data:`ENTRY_END`, a note in brackets (驾驶员（九号车）) or a second post
+(驾驶员兼炊事员) — r62-1 on rk3's round."""
 ROSTER_DIVIDERS = "；;、"
 """What divides the entries of a roster written out in a line (东头第一台，司事X；东头第二台，司事Y)."""
 ENTRY_OPENS = " \t，,；;：:、“「"
@@ -401,7 +404,7 @@ def roster_entry(sentence: str, start: int, end: int) -> bool:
     divides: a record's line copied, read out or pinned up states each one's rank, even in quoted words, where a rank
     before a name alone may be a courtesy (rk3's round, stop 62)."""
     opened = start == 0 or sentence[start - 1] in ENTRY_OPENS
-    return opened and ENTRY_END.match(sentence, end) is not None and any(c in sentence for c in ROSTER_DIVIDERS)
+    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in sentence for c in ROSTER_DIVIDERS)
 
 
 BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")

@@ -133,3 +133,29 @@ def test_a_rank_before_a_name_in_a_roster_written_out_states_it(who: str, body: 
 ])
 def test_a_rank_before_a_name_as_an_address_or_right_stays_silent(who: str, body: str) -> None:
     assert _company(body, who) == []
+
+
+# --- the outside reader's findings on this round (r62) ---
+
+@pytest.mark.parametrize("body", [
+    "花名册上写着：高满囤，驾驶员（九号车）。",
+    "点名册上：高满囤，驾驶员（九号车）；马大全，班长（八号车）。",
+    "花名册上写着：高满囤，驾驶员兼炊事员。",
+])
+def test_a_roster_entry_closed_by_a_note_or_a_second_post_still_fires(body: str) -> None:
+    """r62-1: a roster's rank closed by a bracket or 兼 is still its entry (the vocative guard asks for a quote's opening)."""
+    assert len(_company(body)) == 1
+
+
+def test_ones_own_numbered_unit_is_no_other_unit() -> None:
+    """r62-2: 咱们一队书记 is our own unit's holder of the post — the card's person may be he."""
+    assert len(_camp("门一开，咱们一队书记坐在火炉边上，冲铁生点点头。")) == 1
+
+
+@pytest.mark.parametrize("body", [
+    "书记捧着搪瓷缸的样子，跟着就浮了上来，坐在火炉边上，一口一口吹着热气。",
+    "书记叼着烟袋的模样，一下子又浮上来，坐在炕沿上，眯着眼冲铁生笑。",
+])
+def test_a_held_clause_closed_on_a_look_is_a_picture_not_the_person(body: str) -> None:
+    """r62-3: X V着 O 的样子/模样 puts X inside a subject of memory; its later clauses are not his acts."""
+    assert _camp(body) == []
