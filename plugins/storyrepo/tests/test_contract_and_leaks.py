@@ -930,7 +930,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarm, no good draft sent back; 11/15 with stop 61's rounds (RL1's role lines, RP1's reports here; not tuned on it;
     # its README); a development set since stop 62.
     ("连续性-盲评五十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [('连贯-境界-2.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'),
+     # 境界-2 (a duty roster copied out in quotes: “东头第一台，司事冯五；…”) caught: rk3's round (stop 62: a rank glued
+     # before a name in a roster written out, entries divided by ；/、, states the rank — a shape of thirteen books' rosters)
+     [('连贯-持有-3.md', '持有'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'),
       ('合同-5.md', '白老栓领郑福生到后院柴房看常顺留下的铺盖')],
      1),
     # a 1982 army truck company snowed in at 沱沱河兵站 written blind at stop 61, an evaluation set: first run 6/15, 4/5, 2/5
@@ -940,7 +942,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [('连贯-境界-3.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'), ('连贯-位置-1.md', '位置'),
       ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-2.md', '书内时间'), ('连贯-时间-3.md', '书内时间'),
       ('合同-5.md', '鲁铁成教刘满仓用喷灯烤化冻住的油管'), ('泄密-2.md', '刘满仓'), ('泄密-4.md', '刘德贵'), ('泄密-5.md', '严振华')],
-     4),
+     # 好-1 (…开春以前还是驾驶员的时候…) and 好-4 (“高副班长，班长要讲啥事？”) no longer false alarms: rk3's round (stop
+     # 62: a rank followed by the time it was held; a quote's vocative, then another's rank as the next clause's subject)
+     2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
