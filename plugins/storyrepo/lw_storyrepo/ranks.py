@@ -400,11 +400,13 @@ ENTRY_OPENS = " \t，,；;：:、“「"
 
 def roster_entry(sentence: str, start: int, end: int) -> bool:
     """Whether a rank glued before a name (``start``..``end`` of ``sentence``: 司事冯五) is an entry of a roster written out
-    — opened by a field mark, closed by one (:data:`ENTRY_END`), in a sentence whose entries a :data:`ROSTER_DIVIDERS`
-    divides: a record's line copied, read out or pinned up states each one's rank, even in quoted words, where a rank
+    — opened by a field mark, closed by one (:data:`ROSTER_CLOSE`), a :data:`ROSTER_DIVIDERS` within :data:`LOOK_BACK` of
+    it (the entries of a line divided): a record's line copied, read out or pinned up states each one's rank, even in quoted words, where a rank
     before a name alone may be a courtesy (rk3's round, stop 62)."""
     opened = start == 0 or sentence[start - 1] in ENTRY_OPENS
-    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in sentence for c in ROSTER_DIVIDERS)
+    # a window about the entry, not the whole sentence: a line of thousands of entries is read once per entry over a few
+    window = sentence[max(0, start - LOOK_BACK):end + LOOK_BACK]
+    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in window for c in ROSTER_DIVIDERS)
 
 
 BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")
