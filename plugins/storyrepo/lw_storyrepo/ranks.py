@@ -392,6 +392,9 @@ ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
 ROSTER_CLOSE = re.compile(rf"{ENTRY_END.pattern}|\s*[（(]|兼")
 """What may close a roster's entry after its rank: :data:`ENTRY_END`, a note in brackets (驾驶员（九号车）) or a second post
 (驾驶员兼炊事员) — r62-1 on rk3's round."""
+CALLED_ALL = re.compile(r"你们|你俩")
+"""Words that make a list of ranks and names a call to them all (“班长X、排长Y，连长叫你们俩…”): vocatives, no roster
+(r62, second look at rk3's round)."""
 ROSTER_DIVIDERS = "；;、"
 """What divides the entries of a roster written out in a line (东头第一台，司事X；东头第二台，司事Y)."""
 ENTRY_OPENS = " \t，,；;：:、“「"
@@ -406,7 +409,8 @@ def roster_entry(sentence: str, start: int, end: int) -> bool:
     opened = start == 0 or sentence[start - 1] in ENTRY_OPENS
     # a window about the entry, not the whole sentence: a line of thousands of entries is read once per entry over a few
     window = sentence[max(0, start - LOOK_BACK):end + LOOK_BACK]
-    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in window for c in ROSTER_DIVIDERS)
+    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in window for c in ROSTER_DIVIDERS) \
+        and CALLED_ALL.search(window) is None
 
 
 BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")

@@ -159,3 +159,9 @@ def test_ones_own_numbered_unit_is_no_other_unit() -> None:
 def test_a_held_clause_closed_on_a_look_is_a_picture_not_the_person(body: str) -> None:
     """r62-3: X V着 O 的样子/模样 puts X inside a subject of memory; its later clauses are not his acts."""
     assert _camp(body) == []
+
+
+def test_a_list_of_ranks_and_names_called_together_is_no_roster() -> None:
+    """r62 (second look): a call to two by rank and name (…，连长叫你们俩…) is vocatives, not a roster's entries."""
+    found = _company("二牛掀开门帘喊：“班长满囤、排长大全，连长叫你们俩过去一趟。”")
+    assert not any("更高的「班长」" in f.message and "正文写成" in f.message for f in found), found
