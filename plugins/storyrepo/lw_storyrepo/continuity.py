@@ -85,8 +85,9 @@ from lw_storyrepo.giving import AWAY_VERBS, HOLD_OUT_VERBS, INTO_HANDS, INTO_VER
 from lw_storyrepo.kinship import FORMS as KIN_TABLE, ONE_CHARACTER as KIN_ONE_CHARACTER, WORDS as KIN_WORDS
 from lw_storyrepo.names import SURNAME_ADDRESS, surname_of
 from lw_storyrepo.numerals import value
-from lw_storyrepo.propernouns import lexicon, not_inside_longer
-from lw_storyrepo.ranks import DOWN_WORDS, GONE_TIME, GONE_TIME_SAID, GROUP_OF, NOW_WORDS, THAT_DAY, Ladder, RankReader, reached, steps, told_back
+from lw_storyrepo.propernouns import PEOPLE_WORDS, ROLE_TITLES, lexicon, not_inside_longer
+from lw_storyrepo.ranks import (DOWN_WORDS, GONE_TIME, GONE_TIME_SAID, GROUP_OF, HELD_WHEN, NOW_WORDS, THAT_DAY, Ladder,
+                                 ROSTER_CLOSE, VOCATIVE_OPENS, RankReader, reached, roster_entry, steps, told_back)
 from lw_storyrepo.repo import as_list
 from lw_storyrepo.wordsre import Ends, alternation, first_end, found_at, guarded, occurring, quoted_at
 
@@ -3081,6 +3082,15 @@ OWNED_THING = re.compile(rf"的(?!{BODY})[\u4e00-\u9fff]")
 them; a part of their body (:data:`BODY`: 爹的手一挥，…) is still them (T5, stop 56: 连续性-盲评三十六 时间-1)."""
 
 
+HOLDING_CLAUSE = re.compile(r"\s*[\u4e00-\u9fff]{1,2}着(?!的)")
+"""A first clause opening on a verb held (捏着, 攥着, 披着, 叼着 …的N): the name before it is the clause's subject holding
+a thing, not the owner inside a subject noun (阿耶留给他的路) — its later clauses are that person's acts (rk3's round,
+stop 62: 指导员捏着那支…的红钢笔，坐在炉子边上…)."""
+LOOK_OF = re.compile(r"的(?:样子|样儿|模样|背影|身影|影子|神气|神情|架势|声音|笑|眼神|手|脸)$")
+"""A held clause closed on a look, a trace or a part of its holder (书记捧着搪瓷缸的样子, 老刘叼着烟袋的模样): the name is
+inside that subject — a picture in the mind, not the person acting (r62-3 on rk3's round)."""
+
+
 def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
     """Who acts in the clauses after the one their sentence opens with (苗三爷把胡琴往腿上一架，…，眯着眼冲他点点头):
     ``(position, the opening form)`` for a sentence led by ``lead`` with a later clause, led by no one
@@ -3092,7 +3102,9 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = CLAUSE_MARKS.split(text[first.end():])
-        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]) \
+        if (re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip())
+                and not (HOLDING_CLAUSE.match(clauses[0]) and not LOOK_OF.search(clauses[0].strip()))) \
+                or BEFORE_NOW.search(clauses[0]) \
                 or OWNED_THING.match(text, first.end()):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
             # what follows is after them
@@ -4440,13 +4452,18 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             stem = next((t for t in (tail[-2:], tail[-1:]) if t and len(by_title.get(t, ())) == 1), None)
             if MONTH_BACK.search(tail):
                 continue  # 四月里我还是个粗使: a rank of a month gone by
+            if HELD_WHEN.match(sentence, full.end() if full else r.end()):
+                continue  # 开春以前还是驾驶员的时候, 当R那会儿: the time the rank was held, not the rank now
+            if listed and listed.start(1) and tail[listed.start(1) - 1] in VOCATIVE_OPENS \
+                    and not ROSTER_CLOSE.match(sentence, full.end() if full else r.end()):
+                listed = None  # “高副班长，班长要讲啥事？”: an address, then another's rank the next clause's subject
             if listed:
-                who = listed.group(1)
+                who = listed.group(1)  # a roster's entry (X，R，…): the rank closes it
             elif after and not below:
                 at = col - 1 + r.start()
                 # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the
                 # narration's 山匠蒋烟杆 says what he is
-                who, titled = after.group(), quoted_at(lines[i], at)
+                who, titled = after.group(), quoted_at(lines[i], at) and not roster_entry(sentence, r.start(), after.end())
             elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
                 who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
@@ -6768,14 +6785,45 @@ NAME_LENGTHS = (2, 3, 4)
 """The lengths of a cast name read right after a post (:func:`_post_of_another`): 孙志刚, 欧阳明月."""
 
 
+OTHER_OF_POST = "副正代前原新老"
+"""Right before a card's bare post (指导员, 书记: an alias with no surname), what makes it another holder: a deputy or a
+head beside him (副指导员, 正书记), an acting one, a predecessor or a successor (代站长, 前书记, 原厂长, 新/老指导员)."""
+OTHER_UNIT = re.compile(r"(?:[一二三四五六七八九十两\d]|[别外邻]|隔壁|人家)[\u4e00-\u9fff]{0,3}?[连营团排班队组厂局处科社站所部院校]的?$")
+"""Before a card's bare post, another unit named as its own (二连的指导员, 隔壁厂书记, 外县的县长): that unit's holder of
+the post, not the card's person (rk3's round, stop 62)."""
+POST_ENDS = (*ROLE_TITLES, *PEOPLE_WORDS, "长", "员", "记")
+"""How a card's bare alias ends when it is a post (指导员, 书记, 基地长, 掌柜, 先生) and not a nickname (强哥, 眼镜): only a
+post has deputies, successors and other units' holders (:func:`_another_holder`)."""
+HOLDER_REACH = 8
+"""How many characters before a bare post :func:`_another_holder` reads."""
+
+
+OWN_UNIT = re.compile(r"(?:咱们?|我们|俺们?|本)$")
+"""Before a numbered unit, what makes it the speaker's own (咱们一队书记): its holder may well be the card's person."""
+
+
+def _another_holder(before: str) -> bool:
+    """Whether ``before`` (the words up to a card's bare post) makes the post another holder's: :data:`OTHER_OF_POST`
+    glued to it or :data:`OTHER_UNIT` before it, not one's own (:data:`OWN_UNIT`, r62-2 on rk3's round)."""
+    if before and before[-1] in OTHER_OF_POST:
+        return True
+    unit = OTHER_UNIT.search(before)
+    return unit is not None and OWN_UNIT.search(before, 0, unit.start()) is None
+
+
 def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
     """Whether ``said``, a name read at ``start`` of ``sentence``, is a post one card holds (its 境界: 候长, 镶头 — prose
     calls that card's person by it) said after a surname that is not that person's (孙候长, 罗镶头: another man of
     the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53). Or the
     post set before another person's name (段长孙志刚, 院长李明: the post, right or wrong, is that person's — the 境界
-    check's — not its card holder's: P3 at stop 56)."""
+    check's — not its card holder's: P3 at stop 56). Or any bare alias of no surname (指导员, 书记) said as another's
+    post (:func:`_another_holder`: 副指导员, 新书记, 二连的指导员 — rk3's round, stop 62)."""
     who = world.aliases.get(said, said)
     card = world.cards.get(who)
+    if card is not None and said != who and not surname_of(said) and said not in world.indirect \
+            and (said in world.stages or said == str(card.get("境界") or "") or said.endswith(POST_ENDS)) \
+            and _another_holder(sentence[max(0, start - HOLDER_REACH):start]):
+        return True  # 副指导员, 新指导员, 二连的指导员: a deputy, a successor or another unit's holder of the post
     if card is None or said == who or surname_of(said) or str(card.get("境界") or "") != said:
         return False
     after = start + len(said)

@@ -288,6 +288,10 @@ TIME_NOUNS = r"辰光|时候|时节|时光|光景|当口|当儿|年月|年头|�
 STRETCH_NOUNS = r"辰光|时节|时光|年月|年头|岁月|阵子|阵儿|日子|时日"
 """The nouns of :data:`TIME_NOUNS` that name a stretch (那阵子, 那些年月), not a moment: in narration 那当口, 那当儿,
 那会子, 那光景, 那时候 are the scene's own now ("at that moment"), so only these say a time gone there (frk1, stop 60)."""
+HELD_WHEN = re.compile(rf"(?:的|那)(?:{TIME_NOUNS})|那(?:些|几)?年|时(?=[，,；;：:\s]|$)|期间|任上")
+"""After a rank, what makes it the time the rank was held (还是R的时候, 当R那会儿, 做R那阵子, 当R时，…, R任上): a
+clause of when, told of another time (or of a plan), never a statement of the rank now — whatever the words before it
+say (开春以前, 去年, 我刚来); asked with ``match`` at the rank's end (rk3's round, stop 62: the shape is in the good text of eight books)."""
 GONE_SPANS = rf"那(?:{STRETCH_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
 """A stretch of time named as gone (老贺那阵子还是个观测员, 他跑船那些年, 那时节他还是…)."""
 GONE_SPANS_SAID = rf"那(?:{TIME_NOUNS})|那些年|那几年|那些日子|那段日子|那段时间|那些时候"
@@ -385,6 +389,30 @@ BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
 BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
 """X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
 ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
+ROSTER_CLOSE = re.compile(rf"{ENTRY_END.pattern}|\s*[（(]|兼")
+"""What may close a roster's entry after its rank: :data:`ENTRY_END`, a note in brackets (驾驶员（九号车）) or a second post
+(驾驶员兼炊事员) — r62-1 on rk3's round."""
+CALLED_ALL = re.compile(r"你们|你俩")
+"""Words that make a list of ranks and names a call to them all (“班长X、排长Y，连长叫你们俩…”): vocatives, no roster
+(r62, second look at rk3's round)."""
+ROSTER_DIVIDERS = "；;、"
+"""What divides the entries of a roster written out in a line (东头第一台，司事X；东头第二台，司事Y)."""
+ENTRY_OPENS = " \t，,；;：:、“「"
+"""What may stand right before an entry of a roster."""
+
+
+def roster_entry(sentence: str, start: int, end: int) -> bool:
+    """Whether a rank glued before a name (``start``..``end`` of ``sentence``: 司事冯五) is an entry of a roster written out
+    — opened by a field mark, closed by one (:data:`ROSTER_CLOSE`), a :data:`ROSTER_DIVIDERS` within :data:`LOOK_BACK` of
+    it (the entries of a line divided): a record's line copied, read out or pinned up states each one's rank, even in quoted words, where a rank
+    before a name alone may be a courtesy (rk3's round, stop 62)."""
+    opened = start == 0 or sentence[start - 1] in ENTRY_OPENS
+    # a window about the entry, not the whole sentence: a line of thousands of entries is read once per entry over a few
+    window = sentence[max(0, start - LOOK_BACK):end + LOOK_BACK]
+    return opened and ROSTER_CLOSE.match(sentence, end) is not None and any(c in window for c in ROSTER_DIVIDERS) \
+        and CALLED_ALL.search(window) is None
+
+
 BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")
 """X，老生，R / X，年十九，R — a register entry with one or two short fields (a trade, an age, a post) before
 the rank (the rank must close its entry: :data:`ENTRY_END`)."""
@@ -749,6 +777,8 @@ class RankReader:
             # 手艺最硬的五级工郑大炮: the narrator's own apposition states the rank; a quote's may be a courtesy
             quoted = sentence.count("“", 0, r.start()) > sentence.count("”", 0, r.start())
             told = r.start() and sentence[r.start() - 1] == "的" and not quoted
+            if roster_entry(sentence, r.start(), after.end()):
+                return canon(after.group()), "list", rung  # …，司事冯五；…: a roster's entry states the rank
             return canon(after.group()), "narration" if told else "title", rung
         if sentence.startswith("的", r.end()) and (r.start() == 0 or sentence[r.start() - 1] in OPENS):
             of = names.match(sentence, r.end() + 1)
