@@ -799,26 +799,45 @@ counts from another event the sentence names (带我进厂，一晃就十年了;
 sentence (一晃三年多了，老王那只搪瓷缸子还摆在窗台上) names no other event: it is since the death."""
 _COUNT_LEAD = "，,、；; 　“”「」"
 """What may stand before a count that opens its sentence: marks and quotes, no event."""
-MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30}
-"""Spans of a month or half told without a count of days (才半个月, 个把月, 月余), as days: :data:`DAYS_PASSED` reads them
-as a count said roughly (:data:`MONTH_SLACK`)."""
+MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "半拉月": 15, "半拉个月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30,
+                  "个把礼拜": 7, "个把星期": 7, "礼拜把": 7, "星期把": 7, "半年": 182, "年把": 365, "年余": 365}
+"""Spans told without a count (才半个月, 半拉月, 个把礼拜, 年把), as days: :data:`DAYS_PASSED` reads them as a count said
+roughly (:data:`MONTH_SLACK`; weeks and years too, t11, stop 62)."""
+SPAN_UNITS = {"天": 1, "日": 1, "礼拜": 7, "星期": 7, "周": 7, "旬": 10, "月": 30, "年": 365}
+"""The units a count of time since a death is said in, as days (一个礼拜, 两星期, 三周, 一旬, 两个多月, 一年; t11, stop 62):
+all but a day (:data:`EXACT_UNITS`) are said loosely (:data:`MONTH_SLACK`)."""
+EXACT_UNITS = ("天", "日")
+"""The units of :data:`SPAN_UNITS` a count is said exactly in (十天 is ten days, a day either way)."""
+COUNT_WORDS = {"俩": 2, "仨": 3}
+"""Counts said in one character of the spoken tongue (俩礼拜, 仨月): their number, as :func:`_cn_int` does not read them."""
 MONTH_SLACK = 0.5
 """How far a span said in months may be off the days passed, as a share of it (半个月 is eight to twenty-two days, 两个月
-thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61)."""
-DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
-                         rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
-                         r"(?:(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)"
-                         rf"|(?P<months>{alternation(MONTHS_AS_DAYS)})|(?P<m>[一两二三四五六七八九十]{{1,2}})个(?P<m_more>多)?月)"
+thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61), and
+so is a week, a ten-day and a year (t11, stop 62)."""
+DYING = "牺牲|咽气|断气|故去|病故|归天|归西|殁|去(?=了)"
+"""Verbs of dying beside :data:`DEATH_VERBS` that :data:`DAYS_PASSED` reads before a count (老耿牺牲才一个礼拜, 她娘去了
+快一年): 去 only with its 了, and only of one named right before it whose card dates a death (t11, stop 62)."""
+DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
+                         rf"(?:(?P<nearly>快|将近|差不多)|(?P<under>还不到|不到|没到|不够|不满))?"
+                         rf"(?:已经|都|{alternation(EXACTLY)}|有|才|刚|刚刚|也就|不过|只有|统共|总共)*"
+                         rf"(?:(?P<months>{alternation(MONTHS_AS_DAYS)})"
+                         r"|(?P<n>[\d一两二三四五六七八九十俩仨]{1,3})(?P<more>来|多)?(?:个(?P<more2>多)?)?"
+                         r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=个)月|(?<=多)月|年)(?P<more3>多|半)?)"
                          r"(?![的子路程头里间]|后|以后|之后|过后)")
-"""Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天), or months (出事才半个月,
-走了两个多月: :data:`MONTHS_AS_DAYS`, a month thirty days; T10, stop 61): with the dead named right before the verb, since
-the day their card dates the death; not a journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后:
-the day of another event; ft10, stop 61)."""
+"""Time told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天, 出事才半个月, 走了两个多月,
+耿班长没了才一个礼拜, 殁了不到一旬, 牺牲还不到一年: any unit of :data:`SPAN_UNITS`, or a span of :data:`MONTHS_AS_DAYS`;
+T10, stop 61; t11, stop 62): with the dead named right before the verb, since the day their card dates the death; not a
+journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后: the day of another event; ft10, stop 61).
+A month is said with 个 (两个月; 三月 is a month's name)."""
 MEASURED_TO = re.compile(r"\s*[，,]\s*(?!你们?(?:就|便|才|又))[^，,。！？；;：:“”「」\n]{0,8}?(?<!刚)(?:就|便|才|又)")
 """A clause right after a span since a death that tells another event by it (老聂死了三个多月，他媳妇就改嫁了; 走了个把月，厂里才把
 铺盖寄回乡下): the span is the time from the death to that event, not to today (ft10, stop 61, R61's T10-1). A span closed
 by 了 (死了三个多月了，…) is one up to today, and so is one before a rebuke to the one spoken to (才半个月，你就…: what they did
 is of today)."""
+STILL_AS_IT_WAS = re.compile(r"(?:都|也)还(?:是|在|没|[留摆挂放搁贴锁]着|[留摆挂放搁贴锁]在)|(?:仍然|仍旧|依然|依旧)(?:是|在|留着|摆着|挂着|放着)|"
+                             r"还(?:是|在|留着|摆着|挂着|放着)[^，,。！？；;]{0,4}?(?:样子|模样|原样|味儿|味道|印子|痕迹)|至今|到如今")
+"""What, in the clauses after a :data:`MEASURED_TO` clause, tells the dead one's trace as it still is today (连座垫上的凹窝都还是
+他的样子, 他的茶缸也还摆着, 至今): the span then runs to today, the other event is told inside it (t11, stop 62)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -4748,6 +4767,17 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     return out
 
 
+def _span_days(m: re.Match[str]) -> int | None:
+    """The days a :data:`DAYS_PASSED` count says (一个礼拜 7, 俩星期 14, 一旬 10, 两个多月 60, 一年半 547, 半拉月 15), or None."""
+    if m.group("months"):
+        return MONTHS_AS_DAYS[m.group("months")]
+    n = COUNT_WORDS.get(m.group("n")) or _cn_int(m.group("n"))
+    if n is None:
+        return None
+    step = SPAN_UNITS[m.group("unit")]
+    return n * step + (step // 2 if m.group("more3") == "半" else 0)
+
+
 def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                       first_line: int) -> list[Finding]:
     """书内时间: days said passed since a death (:data:`DAYS_PASSED`, the dead named right before its verb) that
@@ -4763,7 +4793,8 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None  # where each name in the sentence ends: read once, at its first count
         for m in DAYS_PASSED.finditer(sentence):
-            if NOT_NOW.search(sentence, 0, m.start()) or MEASURED_TO.match(sentence, m.end()):
+            if NOT_NOW.search(sentence, 0, m.start()) or (
+                    (to := MEASURED_TO.match(sentence, m.end())) and not STILL_AS_IT_WAS.search(sentence, to.end())):
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}
@@ -4777,14 +4808,21 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
             years = (year - d_year) if year is not None else 0
             passed = years * (360 if lunar else 365) + _day_of_year(month, day, lunar) \
                 - _day_of_year(d_month, world.died_day[dead], lunar)
-            said = _cn_int(m.group("n")) if m.group("n") else MONTHS_AS_DAYS.get(m.group("months") or "") or \
-                30 * (_cn_int(m.group("m")) or 0) or None
+            said = _span_days(m)
             if said is None or passed < 0:
                 continue
-            if not m.group("n"):  # months, said loosely: 半个月, 两个月, 两个多月 (T10, stop 61)
-                fits = (said <= passed <= said * 1.5 + 15) if m.group("m_more") else \
+            unit = m.group("unit")
+            if unit == "年" and any(e.start() <= m.start() < e.end() for e in ELAPSED.finditer(sentence)):
+                continue  # years closed by 了 are :func:`_since_death`'s to read (one finding, not two)
+            loose = unit not in EXACT_UNITS
+            more = bool(m.group("more") or m.group("more2") or m.group("more3"))
+            if m.group("under"):  # 不到一个礼拜: fewer than it says (a loose unit a day over)
+                fits = passed <= said + (1 if loose else 0)
+            elif loose:  # months, weeks, years, said loosely: 半个月, 两个多月, 一个礼拜 (T10, stop 61; t11, stop 62)
+                step = SPAN_UNITS.get(unit or "", 30)
+                fits = (said <= passed <= said * 1.5 + step / 2) if more else \
                     said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
-            elif m.group("more"):
+            elif more:
                 fits = said <= passed <= said * 1.5 + 5
             elif m.group("nearly"):
                 fits = said * 2 / 3 - 1 <= passed <= said
@@ -4984,11 +5022,12 @@ COMING_ACT = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WOR
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
-COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
+COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)(?:[，,]\s*)?"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
                          rf"(?P<verb>(?:{COMING_ACT.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
-就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming
+就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58), a comma
+between them or none (戴稽查，明天就到; t11, stop 62: the comer set off as the topic). Only a coming
 (:data:`COMING_ACT`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
@@ -5076,12 +5115,28 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
             return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
     titled = _titled_surname(world, who)
     if titled is None:
-        return None
+        return _posted_surname(who)
     surname = titled[0]
     owners = {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n.startswith(surname) and len(n) > len(surname)}
     if len(owners) > 1:  # two people of the book share the surname: which one comes, no check can say
         return None
     return re.compile(re.escape(next(iter(owners))) if owners else re.escape(surname) + _GIVEN_NAME)
+
+
+POST_LEAST = 2
+"""The fewest characters of a post after a surname that :func:`_posted_surname` reads (戴稽查, 郑指导员: 稽查, 指导员)."""
+
+
+def _posted_surname(who: str) -> re.Pattern[str] | None:
+    """How the book names one the draft calls by surname and post (戴稽查, 郑指导员, 何科长): the post before a full name of
+    that surname (北京总局的稽查戴维思, 团里的指导员郑国栋) — the way a timeline or a card introduces an officer, so the
+    post and the surname together name the one person of it the book dates; None when ``who`` is no surname and a post
+    of :data:`POST_LEAST` characters or more (t11, stop 62)."""
+    for k in (1, 2):
+        surname, post = who[:k], who[k:]
+        if len(post) >= POST_LEAST and surname_of(surname + "某") == surname and re.fullmatch(r"[\u4e00-\u9fff]+", post):
+            return re.compile(re.escape(post) + re.escape(surname) + _GIVEN_NAME)
+    return None
 
 
 COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})")
