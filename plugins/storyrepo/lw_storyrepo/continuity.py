@@ -626,6 +626,7 @@ class World:
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
+    arrived: tuple[tuple[frozenset[str], str, str], ...] = ()  # (people named, place, the date's words): arrivals_of
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
@@ -799,7 +800,7 @@ counts from another event the sentence names (带我进厂，一晃就十年了;
 sentence (一晃三年多了，老王那只搪瓷缸子还摆在窗台上) names no other event: it is since the death."""
 _COUNT_LEAD = "，,、；; 　“”「」"
 """What may stand before a count that opens its sentence: marks and quotes, no event."""
-MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "半拉月": 15, "半拉个月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30,
+MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "半个多月": 20, "半拉月": 15, "半拉个月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30,
                   "个把礼拜": 7, "个把星期": 7, "礼拜把": 7, "星期把": 7, "半年": 182, "年把": 365, "年余": 365}
 """Spans told without a count (才半个月, 半拉月, 个把礼拜, 年把), as days: :data:`DAYS_PASSED` reads them as a count said
 roughly (:data:`MONTH_SLACK`; weeks and years too, t11, stop 62)."""
@@ -817,12 +818,14 @@ so is a week, a ten-day and a year (t11, stop 62)."""
 DYING = "牺牲|咽气|断气|故去|病故|归天|归西|殁|去(?=了)"
 """Verbs of dying beside :data:`DEATH_VERBS` that :data:`DAYS_PASSED` reads before a count (老耿牺牲才一个礼拜, 她娘去了
 快一年): 去 only with its 了, and only of one named right before it whose card dates a death (t11, stop 62)."""
-DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
-                         rf"(?:(?P<nearly>快|将近|差不多)|(?P<under>还不到|不到|没到|不够|不满))?"
-                         rf"(?:已经|都|{alternation(EXACTLY)}|有|才|刚|刚刚|也就|不过|只有|统共|总共)*"
-                         rf"(?:(?P<months>{alternation(MONTHS_AS_DAYS)})"
-                         r"|(?P<n>[\d一两二三四五六七八九十俩仨]{1,3})(?P<more>来|多)?(?:个(?P<more2>多)?)?"
-                         r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=个)月|(?<=多)月|年)(?P<more3>多|半)?)"
+SPAN_SAID = (rf"(?:(?P<nearly>快|将近|差不多)|(?P<under>还不到|不到|没到|不够|不满))?"
+             rf"(?:已经|都|{alternation(EXACTLY)}|有|才|刚|刚刚|也就|不过|只有|统共|总共)*"
+             rf"(?:(?P<months>{alternation(MONTHS_AS_DAYS)})"
+             r"|(?P<n>[\d一两二三四五六七八九十俩仨]{1,3})(?P<more>来|多)?(?:个(?P<more2>多)?)?"
+             r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=个)月|(?<=多)月|年)(?P<more3>多|半)?)")
+"""A span of time said (才一个礼拜, 快两个月, 不到一旬, 半拉月, 一年多): the count grammar :data:`DAYS_PASSED` and
+:data:`ARRIVED_SPAN` share, read as days by :func:`_span_days` and held to the days passed by :func:`_span_fits`."""
+DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?{SPAN_SAID}"
                          r"(?![的子路程头里间]|后|以后|之后|过后)")
 """Time told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天, 出事才半个月, 走了两个多月,
 耿班长没了才一个礼拜, 殁了不到一旬, 牺牲还不到一年: any unit of :data:`SPAN_UNITS`, or a span of :data:`MONTHS_AS_DAYS`;
@@ -1570,6 +1573,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
             out += _going_on_day(world, names, now, sentences, first_line)
+        if names is not None:
+            out += _since_arrival(world, pov, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -4778,6 +4783,108 @@ def _span_days(m: re.Match[str]) -> int | None:
     return n * step + (step // 2 if m.group("more3") == "半" else 0)
 
 
+ARRIVING = ("来到", "开进", "住进", "搬进", "搬到", "调到", "抵达", "落脚", "到", "来", "进", "抵", "上")
+"""The verbs of coming to a place (车队下午到沱沱河兵站, 11月28日随油罐车上沱沱河, 九月初三开进营地): what an arrival's place
+follows, in the world's dated sentences (:func:`arrivals_of`) and in a span said since it (:data:`ARRIVED_SPAN`)."""
+_ARRIVING = alternation(ARRIVING)
+ARRIVAL_DATE = re.compile(rf"(?:(?P<year>[\d〇零一二三四五六七八九十]{{2,5}})年)?(?P<month>[\d〇零一二三四五六七八九十]{{1,3}}|[正冬腊])月"
+                          rf"(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})(?![\d〇零一二三四五六七八九十])[日号]?")
+"""A day written in a world's or a card's sentence (第1章是1982年11月20日, 九月二十, 十月初八): what an arrival there is dated by."""
+WE_CAME = ("我们", "咱们", "俺们", "我们俩", "咱俩", "大伙儿", "大伙", "大家", "咱")
+"""Who a span since an arrival is said of when it is the hero's company's (我们到沱沱河半个多月了: said by one who came
+with the hero): the first person's plural."""
+ARRIVED_SPAN = re.compile(rf"(?P<who>{alternation(WE_CAME)})(?:是|都|已经|也|这回|这趟)*(?:{_ARRIVING})"
+                          rf"(?P<place>[\u4e00-\u9fff]{{2,8}}?)(?:这儿|这里|这边|来)?(?:以后|以来|之后)?[，,]?{SPAN_SAID}"
+                          r"(?:了|啦|出头了)")
+"""A span said since the hero's company came to a place, up to today (我们到沱沱河半个多月了, 咱们进山才三天了, 大伙来营地
+一个多礼拜了; t11, stop 62): held by :func:`_since_arrival` to the day the world dates that coming."""
+SENTENCE_ENDS = re.compile(r"[。！？；;\n]")
+
+
+def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: Iterable[str],
+                aliases: dict[str, str]) -> tuple[tuple[frozenset[str], str, str], ...]:
+    """Each coming to a known place a sentence of the world or of a card dates (第1章是1982年11月20日，车队下午到沱沱河兵站):
+    ``(people named, place, the date's words)`` — the people the sentence names before the coming (a card's owner too),
+    the place right after a verb of :data:`ARRIVING`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. A
+    coming naming no one or only the hero is the company's (:func:`_since_arrival` reads it so; t11, stop 62)."""
+    known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
+    if not known:
+        return ()
+    came = re.compile(rf"(?:{_ARRIVING})(?P<place>{alternation(known)})")
+    called = sorted((n for n in names if len(n) >= 2), key=len, reverse=True)
+    who_re = re.compile(alternation(called)) if called else None
+    out: list[tuple[frozenset[str], str, str]] = []
+    for owner, text in [("", lore), *texts.items()]:
+        start = 0
+        for end in [*(e.start() for e in SENTENCE_ENDS.finditer(text)), len(text)]:
+            sentence, start = text[start:end], end + 1
+            if "月" not in sentence:
+                continue
+            dates = list(ARRIVAL_DATE.finditer(sentence))
+            for m in came.finditer(sentence) if dates else ():
+                day = next((d for d in reversed(dates) if d.end() <= m.start()), None)
+                if day is None:
+                    continue
+                named = {aliases.get(n.group(), n.group()) for n in who_re.finditer(sentence, 0, m.start())} if who_re else set()
+                out.append((frozenset(named | ({owner} if owner else set())), m.group("place"), day.group()))
+    return tuple(out)
+
+
+def _since_arrival(world: World, pov: str | None, now: str, sentences: list[tuple[int, int, str]],
+                   first_line: int) -> list[Finding]:
+    """书内时间: a span said since the hero's company came to a place (:data:`ARRIVED_SPAN`) that the days from the one day
+    the world or a card dates that coming (:func:`arrivals_of`: a coming naming no one or only the viewpoint; the place
+    the same, or one's name the other's start: 沱沱河 and 沱沱河兵站) to the in-book date do not allow (:func:`_span_fits`);
+    silent when that coming is dated on two days, in another year, or told as past (t11, stop 62)."""
+    today = _dated_today(now)
+    if today is None or not world.arrived:
+        return []
+    _era, year, month, day = today
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        for m in ARRIVED_SPAN.finditer(sentence):
+            if NOT_NOW.search(sentence, 0, m.start()):
+                continue
+            place = m.group("place")
+            days = {when for named, at, when in world.arrived if named <= {pov} and (at.startswith(place) or place.startswith(at))}
+            read = [book_time(w) for w in days]
+            dated = {(r[1][0], r[1][1], r[1][2]) for r in read if r is not None and r[1][1] is not None and r[1][2] is not None}
+            if len(dated) != 1:
+                continue
+            a_year, a_month, a_day = next(iter(dated))
+            if a_year is not None and year is not None and a_year != year and abs(year - a_year) > 1:
+                continue
+            passed = ((year - a_year) * (360 if lunar else 365) if a_year is not None and year is not None else 0) \
+                + _day_of_year(month, day, lunar) - _day_of_year(a_month or 1, a_day or 1, lunar)
+            said = _span_days(m)
+            if said is None or passed < 0 or _span_fits(m, said, passed):
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可到{place}是{a_month}月{a_day}日（世界观/角色卡），"
+                               f"到本章的书内时间「{now}」是{passed}天", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+def _span_fits(m: re.Match[str], said: int, passed: int) -> bool:
+    """Whether ``passed`` days fit the span :data:`SPAN_SAID` said (``said`` days, :func:`_span_days`): under a bound
+    (不到一个礼拜) no more than it; a loose unit (礼拜, 旬, 月, 年; T10, stop 61; t11, stop 62) within :data:`MONTH_SLACK` of
+    it, or with 多 from it to half as much again and half a unit; days exactly, a day either way, 十多天 from ten to half as
+    many again and five more, 快十天 from two-thirds of it up to it."""
+    loose = m.group("unit") not in EXACT_UNITS
+    more = bool(m.group("more") or m.group("more2") or m.group("more3") == "多")
+    if m.group("under"):
+        return passed <= said + (1 if loose else 0)
+    if loose:
+        step = SPAN_UNITS.get(m.group("unit") or "", 30)
+        return (said <= passed <= said * 1.5 + step / 2) if more else \
+            said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
+    if more:
+        return said <= passed <= said * 1.5 + 5
+    if m.group("nearly"):
+        return said * 2 / 3 - 1 <= passed <= said
+    return abs(passed - said) <= 1
+
+
 def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                       first_line: int) -> list[Finding]:
     """书内时间: days said passed since a death (:data:`DAYS_PASSED`, the dead named right before its verb) that
@@ -4811,23 +4918,9 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
             said = _span_days(m)
             if said is None or passed < 0:
                 continue
-            unit = m.group("unit")
-            if unit == "年" and any(e.start() <= m.start() < e.end() for e in ELAPSED.finditer(sentence)):
+            if m.group("unit") == "年" and any(e.start() <= m.start() < e.end() for e in ELAPSED.finditer(sentence)):
                 continue  # years closed by 了 are :func:`_since_death`'s to read (one finding, not two)
-            loose = unit not in EXACT_UNITS
-            more = bool(m.group("more") or m.group("more2") or m.group("more3"))
-            if m.group("under"):  # 不到一个礼拜: fewer than it says (a loose unit a day over)
-                fits = passed <= said + (1 if loose else 0)
-            elif loose:  # months, weeks, years, said loosely: 半个月, 两个多月, 一个礼拜 (T10, stop 61; t11, stop 62)
-                step = SPAN_UNITS.get(unit or "", 30)
-                fits = (said <= passed <= said * 1.5 + step / 2) if more else \
-                    said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
-            elif more:
-                fits = said <= passed <= said * 1.5 + 5
-            elif m.group("nearly"):
-                fits = said * 2 / 3 - 1 <= passed <= said
-            else:
-                fits = abs(passed - said) <= 1
+            fits = _span_fits(m, said, passed)
             if not fits:
                 out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{dead}死于{d_month}月{world.died_day[dead]}日"
                                    f"（角色卡），到本章的书内时间「{now}」是{passed}天", first_line + i, col, sentence.strip()[:60]))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from lw_storyrepo.continuity import DAYS_PASSED, _span_days
+from lw_storyrepo.continuity import DAYS_PASSED, World, _span_days, arrivals_of
 
 import continuity_helpers
 
@@ -103,3 +103,55 @@ def test_a_comer_by_surname_and_post_coming_on_another_day_than_the_book_dates_f
 ])
 def test_a_comer_by_surname_and_post_on_the_right_day_or_no_one_is_silent(body: str, now: str) -> None:
     assert timed(body, now, LORE) == []
+
+
+ARRIVAL_LORE = "民国二十年九月初三，学徒们坐船到罐头厂。"
+"""The cannery's dated coming of the company (no card named) on 九月初三."""
+
+
+def arrived(body: str, now: str, lore: str = ARRIVAL_LORE, texts: dict[str, str] | None = None) -> list[str]:
+    """The 书内时间 findings of ``body`` told by 柯满 at the cannery at ``now``, the world's comings read from ``lore`` and
+    the cards' ``texts`` (the cannery's by default)."""
+    texts = {**continuity_helpers.CANNERY_TEXTS, **(texts or {})}
+    cards = continuity_helpers.CANNERY
+    aliases = {**{n: n for n in cards}, "聂师傅": "老聂"}
+    world = World(cards, aliases, {"罐头厂", "罐头厂码头"}, set(), ("普通人",), None, {},
+                  {"柯满": "他", "韦先生": "他", "老聂": "他"},
+                  arrived=arrivals_of(lore, texts, {"罐头厂", "罐头厂码头"}, set(aliases), aliases))
+    return [f.message for f in continuity_helpers.findings(body, world, "柯满", now, ["柯满", "韦先生"])
+            if "书内时间" in f.message]
+
+
+@pytest.mark.parametrize("body", [
+    "“娘：我们到罐头厂半个多月了，天天洗罐子。儿柯满。”",
+    "韦先生叹口气：“咱们来罐头厂才三天啦，你就想家？”",
+    "“大伙进罐头厂一个多礼拜了，还没领过工钱。”",
+    "“咱到罐头厂都一个月了。”",
+])
+def test_a_span_since_the_companys_dated_arrival_the_days_do_not_allow_fires(body: str) -> None:
+    assert any("到罐头厂是9月3日" in m for m in arrived(body, "民国二十年九月初五" if "一个" in body or "半个" in body
+                                                     else "民国二十年九月二十五"))
+
+
+@pytest.mark.parametrize("body, now", [
+    # the days right: two days on the 5th, half a month and more on the 20th, a week and more on the 12th
+    ("“我们到罐头厂两天了。”", "民国二十年九月初五"),
+    ("“我们到罐头厂半个多月了。”", "民国二十年九月二十"),
+    ("“大伙进罐头厂一个多礼拜了。”", "民国二十年九月十二"),
+    # not the company: one person of them (我), another (他们), the owner's coming (dated of no card, but not said of 我们)
+    ("“我到罐头厂两年了。”", "民国二十年九月初五"),
+    ("“他们到罐头厂半个月了。”", "民国二十年九月初五"),
+    # a place no coming of the company is dated to
+    ("“我们到县城半个多月了。”", "民国二十年九月初五"),
+    # told as past; no 了 closing the span (a time to another event: 到罐头厂三天就病了)
+    ("“想起那年我们到罐头厂半个月了才领到工钱。”", "民国二十年九月初五"),
+    ("“我们到罐头厂三天就病了。”", "民国二十年十月初五"),
+])
+def test_a_span_since_an_arrival_the_days_allow_or_not_the_companys_is_silent(body: str, now: str) -> None:
+    assert arrived(body, now) == []
+
+
+def test_a_coming_said_of_another_card_is_not_the_companys() -> None:
+    """A dated coming naming a card other than the hero's is theirs: the company's span is held to no day of it."""
+    lore = "民国二十年九月二十老聂的兄弟聂老大坐船到罐头厂。"
+    assert arrived("“我们到罐头厂半个多月了。”", "民国二十年九月二十一", lore, {"老聂": "老聂的兄弟民国二十年九月二十到罐头厂。"}) == []
