@@ -1574,7 +1574,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out += _date_restated(world, names, now, sentences, first_line)
             out += _going_on_day(world, names, now, sentences, first_line)
         if names is not None:
-            out += _since_arrival(world, pov, now, sentences, first_line)
+            out += _since_arrival(world, pov, now, sentences, first_line, lines, voices)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -4831,22 +4831,30 @@ def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: 
 
 
 def _since_arrival(world: World, pov: str | None, now: str, sentences: list[tuple[int, int, str]],
-                   first_line: int) -> list[Finding]:
+                   first_line: int, lines: list[str], voices: list[Any]) -> list[Finding]:
     """书内时间: a span said since the hero's company came to a place (:data:`ARRIVED_SPAN`) that the days from the one day
     the world or a card dates that coming (:func:`arrivals_of`: a coming naming no one or only the viewpoint; the place
     the same, or one's name the other's start: 沱沱河 and 沱沱河兵站) to the in-book date do not allow (:func:`_span_fits`);
-    silent when that coming is dated on two days, in another year, or told as past (t11, stop 62)."""
+    silent when that coming is dated on two days, in another year, or told as past, and when the one saying it is
+    another than the hero whose card names the place (a 兵站's cook: 沱沱河兵站的职工，在兵站干了十年 — their 我们 are the
+    place's people, not the company; t11, stop 62)."""
     today = _dated_today(now)
     if today is None or not world.arrived:
         return []
     _era, year, month, day = today
     lunar = _lunar(now)
     out: list[Finding] = []
+    by_line: dict[int, list[Any]] | None = None  # the voices by line, read at the first span
     for i, col, sentence in sentences:
         for m in ARRIVED_SPAN.finditer(sentence):
             if NOT_NOW.search(sentence, 0, m.start()):
                 continue
             place = m.group("place")
+            if by_line is None:
+                by_line = _by_line(voices)
+            speaker = _speaker_at(by_line.get(i, []), lines[i], col - 1 + m.start(), True) if i < len(lines) else None
+            if speaker and speaker != pov and place in world.texts.get(world.aliases.get(speaker, speaker), ""):
+                continue
             days = {when for named, at, when in world.arrived if named <= {pov} and (at.startswith(place) or place.startswith(at))}
             read = [book_time(w) for w in days]
             dated = {(r[1][0], r[1][1], r[1][2]) for r in read if r is not None and r[1][1] is not None and r[1][2] is not None}

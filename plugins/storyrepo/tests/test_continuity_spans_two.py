@@ -117,7 +117,7 @@ def arrived(body: str, now: str, lore: str = ARRIVAL_LORE, texts: dict[str, str]
     aliases = {**{n: n for n in cards}, "聂师傅": "老聂"}
     world = World(cards, aliases, {"罐头厂", "罐头厂码头"}, set(), ("普通人",), None, {},
                   {"柯满": "他", "韦先生": "他", "老聂": "他"},
-                  arrived=arrivals_of(lore, texts, {"罐头厂", "罐头厂码头"}, set(aliases), aliases))
+                  arrived=arrivals_of(lore, texts, {"罐头厂", "罐头厂码头"}, set(aliases), aliases), texts=texts)
     return [f.message for f in continuity_helpers.findings(body, world, "柯满", now, ["柯满", "韦先生"])
             if "书内时间" in f.message]
 
@@ -155,3 +155,11 @@ def test_a_coming_said_of_another_card_is_not_the_companys() -> None:
     """A dated coming naming a card other than the hero's is theirs: the company's span is held to no day of it."""
     lore = "民国二十年九月二十老聂的兄弟聂老大坐船到罐头厂。"
     assert arrived("“我们到罐头厂半个多月了。”", "民国二十年九月二十一", lore, {"老聂": "老聂的兄弟民国二十年九月二十到罐头厂。"}) == []
+
+
+def test_the_places_own_people_saying_we_came_are_not_the_company() -> None:
+    """One of the place (their card names it: the 兵站's cook of the book) saying 我们 means the place's people: their span
+    is no span since the company came. The hero saying it, or the narration, is read."""
+    texts = {"韦先生": "罐头厂的账房先生，在罐头厂干了十年。"}
+    assert arrived("韦先生说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", texts=texts) == []
+    assert any("到罐头厂是9月3日" in m for m in arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", texts=texts))
