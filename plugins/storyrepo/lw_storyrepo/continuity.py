@@ -4783,17 +4783,17 @@ def _span_days(m: re.Match[str]) -> int | None:
     return n * step + (step // 2 if m.group("more3") == "半" else 0)
 
 
-ARRIVING = ("来到", "开进", "住进", "搬进", "搬到", "调到", "抵达", "落脚", "到", "来", "进", "抵", "上")
+COMING_TO = ("来到", "开进", "住进", "搬进", "搬到", "调到", "抵达", "落脚", "到", "来", "进", "抵", "上")
 """The verbs of coming to a place (车队下午到沱沱河兵站, 11月28日随油罐车上沱沱河, 九月初三开进营地): what an arrival's place
 follows, in the world's dated sentences (:func:`arrivals_of`) and in a span said since it (:data:`ARRIVED_SPAN`)."""
-_ARRIVING = alternation(ARRIVING)
+_COMING_TO = alternation(COMING_TO)
 ARRIVAL_DATE = re.compile(rf"(?:(?P<year>[\d〇零一二三四五六七八九十]{{2,5}})年)?(?P<month>[\d〇零一二三四五六七八九十]{{1,3}}|[正冬腊])月"
                           rf"(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})(?![\d〇零一二三四五六七八九十])[日号]?")
 """A day written in a world's or a card's sentence (第1章是1982年11月20日, 九月二十, 十月初八): what an arrival there is dated by."""
 WE_CAME = ("我们", "咱们", "俺们", "我们俩", "咱俩", "大伙儿", "大伙", "大家", "咱")
 """Who a span since an arrival is said of when it is the hero's company's (我们到沱沱河半个多月了: said by one who came
 with the hero): the first person's plural."""
-ARRIVED_SPAN = re.compile(rf"(?P<who>{alternation(WE_CAME)})(?:是|都|已经|也|这回|这趟)*(?:{_ARRIVING})"
+ARRIVED_SPAN = re.compile(rf"(?P<who>{alternation(WE_CAME)})(?:是|都|已经|也|这回|这趟)*(?:{_COMING_TO})"
                           rf"(?P<place>[\u4e00-\u9fff]{{2,8}}?)(?:这儿|这里|这边|来)?(?:以后|以来|之后)?[，,]?{SPAN_SAID}"
                           r"(?:了|啦|出头了)")
 """A span said since the hero's company came to a place, up to today (我们到沱沱河半个多月了, 咱们进山才三天了, 大伙来营地
@@ -4805,12 +4805,12 @@ def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: 
                 aliases: dict[str, str]) -> tuple[tuple[frozenset[str], str, str], ...]:
     """Each coming to a known place a sentence of the world or of a card dates (第1章是1982年11月20日，车队下午到沱沱河兵站):
     ``(people named, place, the date's words)`` — the people the sentence names before the coming (a card's owner too),
-    the place right after a verb of :data:`ARRIVING`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. A
+    the place right after a verb of :data:`COMING_TO`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. A
     coming naming no one or only the hero is the company's (:func:`_since_arrival` reads it so; t11, stop 62)."""
     known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
     if not known:
         return ()
-    came = re.compile(rf"(?:{_ARRIVING})(?P<place>{alternation(known)})")
+    came = re.compile(rf"(?:{_COMING_TO})(?P<place>{alternation(known)})")
     called = sorted((n for n in names if len(n) >= 2), key=len, reverse=True)
     who_re = re.compile(alternation(called)) if called else None
     out: list[tuple[frozenset[str], str, str]] = []
