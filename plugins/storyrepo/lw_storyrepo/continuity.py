@@ -815,14 +815,14 @@ MONTH_SLACK = 0.5
 """How far a span said in months may be off the days passed, as a share of it (半个月 is eight to twenty-two days, 两个月
 thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61), and
 so is a week, a ten-day and a year (t11, stop 62)."""
-DYING = "牺牲|咽气|断气|故去|病故|归天|归西|殁|去(?=了)"
-"""Verbs of dying beside :data:`DEATH_VERBS` that :data:`DAYS_PASSED` reads before a count (老耿牺牲才一个礼拜, 她娘去了
-快一年): 去 only with its 了, and only of one named right before it whose card dates a death (t11, stop 62)."""
+DYING = "牺牲|咽气|断气|故去|病故|归天|归西|殁"
+"""Verbs of dying beside :data:`DEATH_VERBS` that :data:`DAYS_PASSED` reads before a count (老耿牺牲才一个礼拜, 殁了不到一旬;
+t11, stop 62). Not 去了: far more often a going away than a death (老聂去了半个月，天天往家里捎信; R62's r62-2)."""
 SPAN_SAID = (rf"(?:(?P<nearly>快|将近|差不多)|(?P<under>还不到|不到|没到|不够|不满))?"
              rf"(?:已经|都|{alternation(EXACTLY)}|有|才|刚|刚刚|也就|不过|只有|统共|总共)*"
              rf"(?:(?P<months>{alternation(MONTHS_AS_DAYS)})"
              r"|(?P<n>[\d一两二三四五六七八九十俩仨]{1,3})(?P<more>来|多)?(?:个(?P<more2>多)?)?"
-             r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=个)月|(?<=多)月|年)(?P<more3>多|半)?)")
+             r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=[个多俩仨])月|年)(?P<more3>多|半)?)")
 """A span of time said (才一个礼拜, 快两个月, 不到一旬, 半拉月, 一年多): the count grammar :data:`DAYS_PASSED` and
 :data:`ARRIVED_SPAN` share, read as days by :func:`_span_days` and held to the days passed by :func:`_span_fits`."""
 DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?{SPAN_SAID}"
@@ -831,7 +831,7 @@ DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后
 耿班长没了才一个礼拜, 殁了不到一旬, 牺牲还不到一年: any unit of :data:`SPAN_UNITS`, or a span of :data:`MONTHS_AS_DAYS`;
 T10, stop 61; t11, stop 62): with the dead named right before the verb, since the day their card dates the death; not a
 journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后: the day of another event; ft10, stop 61).
-A month is said with 个 (两个月; 三月 is a month's name)."""
+A month is said with 个 or a one-character count (两个月, 仨月; 三月 is a month's name; R62's r62-4)."""
 MEASURED_TO = re.compile(r"\s*[，,]\s*(?!你们?(?:就|便|才|又))[^，,。！？；;：:“”「」\n]{0,8}?(?<!刚)(?:就|便|才|又)")
 """A clause right after a span since a death that tells another event by it (老聂死了三个多月，他媳妇就改嫁了; 走了个把月，厂里才把
 铺盖寄回乡下): the span is the time from the death to that event, not to today (ft10, stop 61, R61's T10-1). A span closed
@@ -4790,6 +4790,10 @@ _COMING_TO = alternation(COMING_TO)
 ARRIVAL_DATE = re.compile(rf"(?:(?P<year>[\d〇零一二三四五六七八九十]{{2,5}})年)?(?P<month>[\d〇零一二三四五六七八九十]{{1,3}}|[正冬腊])月"
                           rf"(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})(?![\d〇零一二三四五六七八九十])[日号]?")
 """A day written in a world's or a card's sentence (第1章是1982年11月20日, 九月二十, 十月初八): what an arrival there is dated by."""
+COMPANY = re.compile(r"车队|船队|马队|驼队|商队|马帮|队伍|部队|全连|全排|全班|全队|全组|一行|众人|大伙|大家|[\u4e00-\u9fff]们")
+"""Words naming a company of people travelling together (车队, 队伍, 全连, 一行, 学徒们): a dated coming whose words before
+the verb hold one, and name no card, is the hero's company's (:func:`arrivals_of`); a coming of a thing or another body
+(邮车, 寒潮, 慰问团, 检查组) is not (R62's r62-1)."""
 WE_CAME = ("我们", "咱们", "俺们", "我们俩", "咱俩", "大伙儿", "大伙", "大家", "咱")
 """Who a span since an arrival is said of when it is the hero's company's (我们到沱沱河半个多月了: said by one who came
 with the hero): the first person's plural."""
@@ -4805,8 +4809,10 @@ def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: 
                 aliases: dict[str, str]) -> tuple[tuple[frozenset[str], str, str], ...]:
     """Each coming to a known place a sentence of the world or of a card dates (第1章是1982年11月20日，车队下午到沱沱河兵站):
     ``(people named, place, the date's words)`` — the people the sentence names before the coming (a card's owner too),
-    the place right after a verb of :data:`COMING_TO`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. A
-    coming naming no one or only the hero is the company's (:func:`_since_arrival` reads it so; t11, stop 62)."""
+    the place right after a verb of :data:`COMING_TO`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. Only a
+    coming that names someone before its verb, or a company (:data:`COMPANY`) between its date and its verb (车队下午到…),
+    is read: a coming of a thing or another body (邮车到沱沱河兵站, 寒潮到沱沱河) is nobody's (R62's r62-1). A coming naming
+    no one or only the hero is the company's (:func:`_since_arrival` reads it so; t11, stop 62)."""
     known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
     if not known:
         return ()
@@ -4826,6 +4832,8 @@ def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: 
                 if day is None:
                     continue
                 named = {aliases.get(n.group(), n.group()) for n in who_re.finditer(sentence, 0, m.start())} if who_re else set()
+                if not named and not COMPANY.search(sentence, day.end(), m.start()):
+                    continue
                 out.append((frozenset(named | ({owner} if owner else set())), m.group("place"), day.group()))
     return tuple(out)
 
@@ -5123,12 +5131,14 @@ COMING_ACT = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WOR
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
-COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)(?:[，,]\s*)?"
+COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)(?P<comma>[，,]\s*)?"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
                          rf"(?P<verb>(?:{COMING_ACT.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
 就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58), a comma
-between them or none (戴稽查，明天就到; t11, stop 62: the comer set off as the topic). Only a coming
+between them or none (戴稽查，明天就到; t11, stop 62: the comer set off as the topic — then only a name the book knows
+or a description of :func:`_described_comer`, never a clause: 验货组走了，后天就到省城 is a leaving and its journey,
+R62's r62-3). Only a coming
 (:data:`COMING_ACT`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
@@ -5228,14 +5238,19 @@ POST_LEAST = 2
 """The fewest characters of a post after a surname that :func:`_posted_surname` reads (戴稽查, 郑指导员: 稽查, 指导员)."""
 
 
+NOT_IN_A_POST = re.compile(r"[了着过走去回来到说的]")
+"""Characters no post holds (老王走了, 韩督察说的): a verb, an aspect or 的 — words of a clause, no surname and post."""
+
+
 def _posted_surname(who: str) -> re.Pattern[str] | None:
     """How the book names one the draft calls by surname and post (戴稽查, 郑指导员, 何科长): the post before a full name of
     that surname (北京总局的稽查戴维思, 团里的指导员郑国栋) — the way a timeline or a card introduces an officer, so the
     post and the surname together name the one person of it the book dates; None when ``who`` is no surname and a post
-    of :data:`POST_LEAST` characters or more (t11, stop 62)."""
+    of :data:`POST_LEAST` to four characters, none of :data:`NOT_IN_A_POST` (t11, stop 62)."""
     for k in (1, 2):
         surname, post = who[:k], who[k:]
-        if len(post) >= POST_LEAST and surname_of(surname + "某") == surname and re.fullmatch(r"[\u4e00-\u9fff]+", post):
+        if len(post) >= POST_LEAST and surname_of(surname + "某") == surname and re.fullmatch(r"[\u4e00-\u9fff]{2,4}", post) \
+                and not NOT_IN_A_POST.search(post):
             return re.compile(re.escape(post) + re.escape(surname) + _GIVEN_NAME)
     return None
 
@@ -5744,6 +5759,9 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             counts.append((m, (event, world.dated[event], True) if event and not others[what, event] else None))
         for m in itertools.chain(COME_IN.finditer(sentence), COME_ON_DAY.finditer(sentence)):
             said = (m.group("who").strip(), m.group("verb"))
+            if m.groupdict().get("comma") and said[0] not in world.aliases and said[0] not in world.cards \
+                    and _described_comer(world, said[0]) is None:
+                continue  # a clause set off by a comma is no comer (验货组走了，后天就到省城: R62's r62-3)
             if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)
                 came_in[said] = _come_in_days(world, *said, (month, day)) if len(came_in) < COMINGS_READ else None
             came = came_in[said]

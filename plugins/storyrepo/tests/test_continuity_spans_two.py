@@ -8,7 +8,7 @@ books' words:
 
 - a count since a death (:data:`DAYS_PASSED`) is said in any unit of :data:`SPAN_UNITS` (天, 礼拜, 星期, 周, 旬, 月, 年) or
   a span of :data:`MONTHS_AS_DAYS` (半拉月, 个把礼拜, 年把), after any verb of dying (:data:`DEATH_VERBS`, :data:`DYING`:
-  牺牲, 殁, 咽气, 去了), under a bound (不到, 还不到) or not; a span before a clause telling another event by it is still
+  牺牲, 殁, 咽气; not 去了, r62-2), under a bound (不到, 还不到) or not; a span before a clause telling another event by it is still
   one up to today when the clauses after tell the dead one's trace as it still is (:data:`STILL_AS_IT_WAS`);
 - a comer named by surname and post (戴稽查 in the book; here 韩督察, 聂股长) is the one the book introduces by that post
   before a full name of the surname (:func:`_posted_surname`), with or without a comma before the day word
@@ -37,7 +37,7 @@ def timed(body: str, now: str, lore: str = continuity_helpers.CANNERY_LORE) -> l
 
 @pytest.mark.parametrize("said, days", [
     ("老聂没了才一个礼拜", 7), ("老聂走了俩星期", 14), ("老聂殁了不到一旬", 10), ("老聂牺牲还不到一年", 365),
-    ("老聂死了一年半", 547), ("老聂没了半拉月", 15), ("老聂去了个把礼拜", 7), ("老聂走了两个多月", 60), ("老聂死了三周", 21),
+    ("老聂死了一年半", 547), ("老聂没了半拉月", 15), ("老聂殁了个把礼拜", 7), ("老聂走了两个多月", 60), ("老聂死了三周", 21),
 ])
 def test_a_span_in_any_unit_is_read_as_days(said: str, days: int) -> None:
     m = DAYS_PASSED.search(said)
@@ -163,3 +163,36 @@ def test_the_places_own_people_saying_we_came_are_not_the_company() -> None:
     texts = {"韦先生": "罐头厂的账房先生，在罐头厂干了十年。"}
     assert arrived("韦先生说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", texts=texts) == []
     assert any("到罐头厂是9月3日" in m for m in arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", texts=texts))
+
+
+@pytest.mark.parametrize("lore", [
+    "民国二十年九月初三，学徒们坐船到罐头厂。民国二十年九月初四，邮船到罐头厂码头。",
+    "民国二十年九月初三，学徒们坐船到罐头厂。九月初四，寒潮到罐头厂。",
+])
+def test_a_dated_coming_of_a_thing_or_another_body_is_not_the_companys(lore: str) -> None:
+    """r62-1: a coming of a mail boat or a cold wave names no company: the company's own dated coming still counts, and
+    a coming of theirs alone is read against it."""
+    assert any("到罐头厂是9月3日" in m for m in arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", lore))
+    assert arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初八", "民国二十年九月初四，邮船到罐头厂码头。") == []
+
+
+@pytest.mark.parametrize("body, now", [
+    ("韦先生叹口气：“老聂去了半个月，天天往家里捎信。”", "民国二十年十月十五日"),
+    ("韦先生叹口气：“老聂去了一个礼拜省城，回来就说锅炉不对劲。”", "民国二十年三月十二日"),
+])
+def test_going_away_is_no_span_since_a_death(body: str, now: str) -> None:
+    """r62-2: 去了 is a going away far more often than a death: no span since the death."""
+    assert timed(body, now) == []
+
+
+def test_a_clause_set_off_by_a_comma_is_no_comer() -> None:
+    """r62-3: 验货组走了，后天就到省城 — the party left, and reaches another place in two days: no coming of theirs here."""
+    assert timed("韦先生说：“验货组走了，后天就到省城。”", "民国二十年十月十五日") == []
+    assert timed("韦先生说：“老聂走了，明天就到。”", "民国二十年十月十三日", LORE) == []
+
+
+def test_months_in_a_one_character_count_are_read() -> None:
+    """r62-4: 仨月, 俩月 are months as 三个月 is."""
+    assert any("老聂死于1月9日" in m for m in timed("韦先生叹口气：“老聂没了仨月了。”", "民国二十年十月十五日"))
+    m = DAYS_PASSED.search("老聂没了俩月")
+    assert m is not None and _span_days(m) == 60
