@@ -837,10 +837,12 @@ MEASURED_TO = re.compile(r"\s*[，,]\s*(?!你们?(?:就|便|才|又))[^，,。�
 铺盖寄回乡下): the span is the time from the death to that event, not to today (ft10, stop 61, R61's T10-1). A span closed
 by 了 (死了三个多月了，…) is one up to today, and so is one before a rebuke to the one spoken to (才半个月，你就…: what they did
 is of today)."""
-STILL_AS_IT_WAS = re.compile(r"(?:都|也)还(?:是|在|没|[留摆挂放搁贴锁]着|[留摆挂放搁贴锁]在)|(?:仍然|仍旧|依然|依旧)(?:是|在|留着|摆着|挂着|放着)|"
-                             r"还(?:是|在|留着|摆着|挂着|放着)[^，,。！？；;]{0,4}?(?:样子|模样|原样|味儿|味道|印子|痕迹)|至今|到如今")
-"""What, in the clauses after a :data:`MEASURED_TO` clause, tells the dead one's trace as it still is today (连座垫上的凹窝都还是
-他的样子, 他的茶缸也还摆着, 至今): the span then runs to today, the other event is told inside it (t11, stop 62)."""
+STILL_AS_IT_WAS = re.compile(r"(?=[^，,。！？；;]*?(?:他|她)(?:的|那))[^，,。！？；;]*?(?:(?:都|也)还(?:是|在|没|[留摆挂放搁贴锁]着|[留摆挂放搁贴锁]在)|"
+                             r"(?:仍然|仍旧|依然|依旧)(?:是|在|留着|摆着|挂着|放着))")
+"""What, in the clause right after a :data:`MEASURED_TO` clause, tells the dead one's trace as it still is today (连座垫上的
+凹窝都还是他的样子, 他的茶缸也还摆在窗台上): the span then runs to today, the other event is told inside it (t11, stop
+62). Only a trace of theirs (他的, 她那…) — another's present (俩孩子也还在念书, 他娘至今不知道) leaves the span measured to the
+event (R62's r62-6)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -4790,10 +4792,10 @@ _COMING_TO = alternation(COMING_TO)
 ARRIVAL_DATE = re.compile(rf"(?:(?P<year>[\d〇零一二三四五六七八九十]{{2,5}})年)?(?P<month>[\d〇零一二三四五六七八九十]{{1,3}}|[正冬腊])月"
                           rf"(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})(?![\d〇零一二三四五六七八九十])[日号]?")
 """A day written in a world's or a card's sentence (第1章是1982年11月20日, 九月二十, 十月初八): what an arrival there is dated by."""
-COMPANY = re.compile(r"车队|船队|马队|驼队|商队|马帮|队伍|部队|全连|全排|全班|全队|全组|一行|众人|大伙|大家|[\u4e00-\u9fff]们")
-"""Words naming a company of people travelling together (车队, 队伍, 全连, 一行, 学徒们): a dated coming whose words before
-the verb hold one, and name no card, is the hero's company's (:func:`arrivals_of`); a coming of a thing or another body
-(邮车, 寒潮, 慰问团, 检查组) is not (R62's r62-1)."""
+COMPANY = re.compile(r"车队|船队|马队|驼队|商队|马帮|队伍|部队|全连|全排|全班|全队|大伙|大家|我们|咱们")
+"""Words naming a company of people travelling together (车队, 队伍, 全连, 大伙): a dated coming whose words before the
+verb hold one, and name no card, is the hero's company's (:func:`arrivals_of`); a coming of a thing or another body
+(邮车, 寒潮, 慰问团, 检查组一行, 演员们) is not (R62's r62-1, r62-5: no 一行 or X们, said of any body)."""
 WE_CAME = ("我们", "咱们", "俺们", "我们俩", "咱俩", "大伙儿", "大伙", "大家", "咱")
 """Who a span since an arrival is said of when it is the hero's company's (我们到沱沱河半个多月了: said by one who came
 with the hero): the first person's plural."""
@@ -4881,6 +4883,13 @@ def _since_arrival(world: World, pov: str | None, now: str, sentences: list[tupl
     return out
 
 
+def _trace_still(sentence: str, at: int) -> bool:
+    """Whether the clause after the one running on from ``at`` (a :data:`MEASURED_TO` clause's end) tells the dead one's
+    trace as still today (:data:`STILL_AS_IT_WAS`)."""
+    parts = re.split(r"[，,；;]", sentence[at:], maxsplit=2)
+    return len(parts) > 1 and STILL_AS_IT_WAS.match(parts[1]) is not None
+
+
 def _span_fits(m: re.Match[str], said: int, passed: int) -> bool:
     """Whether ``passed`` days fit the span :data:`SPAN_SAID` said (``said`` days, :func:`_span_days`): under a bound
     (不到一个礼拜) no more than it; a loose unit (礼拜, 旬, 月, 年; T10, stop 61; t11, stop 62) within :data:`MONTH_SLACK` of
@@ -4917,7 +4926,7 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
         ends: dict[int, str] | None = None  # where each name in the sentence ends: read once, at its first count
         for m in DAYS_PASSED.finditer(sentence):
             if NOT_NOW.search(sentence, 0, m.start()) or (
-                    (to := MEASURED_TO.match(sentence, m.end())) and not STILL_AS_IT_WAS.search(sentence, to.end())):
+                    (to := MEASURED_TO.match(sentence, m.end())) and not _trace_still(sentence, to.end())):
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}

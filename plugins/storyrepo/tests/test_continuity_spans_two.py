@@ -49,7 +49,7 @@ def test_a_span_in_any_unit_is_read_as_days(said: str, days: int) -> None:
     ("老聂没了才一个礼拜，锅炉房冷冷清清的。", "民国二十年二月十九"),
     ("老聂走了才俩星期，柯满还不敢进锅炉房。", "民国二十年三月初九"),
     ("老聂殁了不到一旬，韦先生就病倒了，他的茶缸也还摆在窗台上。", "民国二十年二月十九"),
-    ("老聂牺牲还不到一年，厂里就把他忘了，他的工牌至今挂在门后。", "民国二十一年三月初九"),
+    ("老聂牺牲还不到一年，厂里就把他忘了，他的工牌也还挂在门后。", "民国二十一年三月初九"),
     ("聂师傅咽气才三周，柯满夜夜梦见他。", "民国二十年四月初一"),
     ("老聂死了一年多，罐头厂换了三个锅炉工。", "民国二十年五月初一"),
     # a span before a clause telling another event by it, the dead one's trace still as it was after (the book's shape)
@@ -105,7 +105,7 @@ def test_a_comer_by_surname_and_post_on_the_right_day_or_no_one_is_silent(body: 
     assert timed(body, now, LORE) == []
 
 
-ARRIVAL_LORE = "民国二十年九月初三，学徒们坐船到罐头厂。"
+ARRIVAL_LORE = "民国二十年九月初三，车队拉着学徒到罐头厂。"
 """The cannery's dated coming of the company (no card named) on 九月初三."""
 
 
@@ -166,11 +166,13 @@ def test_the_places_own_people_saying_we_came_are_not_the_company() -> None:
 
 
 @pytest.mark.parametrize("lore", [
-    "民国二十年九月初三，学徒们坐船到罐头厂。民国二十年九月初四，邮船到罐头厂码头。",
-    "民国二十年九月初三，学徒们坐船到罐头厂。九月初四，寒潮到罐头厂。",
+    "民国二十年九月初三，车队拉着学徒到罐头厂。民国二十年九月初四，邮船到罐头厂码头。",
+    "民国二十年九月初三，车队拉着学徒到罐头厂。九月初四，寒潮到罐头厂。",
+    "民国二十年九月初三，车队拉着学徒到罐头厂。九月初四，检查组一行三人到罐头厂。",
+    "民国二十年九月初三，车队拉着学徒到罐头厂。九月初四，慰问团的演员们到罐头厂演出。",
 ])
 def test_a_dated_coming_of_a_thing_or_another_body_is_not_the_companys(lore: str) -> None:
-    """r62-1: a coming of a mail boat or a cold wave names no company: the company's own dated coming still counts, and
+    """r62-1, r62-5: a coming of a mail boat, a cold wave, an inspection party or a troupe's actors names no company: the company's own dated coming still counts, and
     a coming of theirs alone is read against it."""
     assert any("到罐头厂是9月3日" in m for m in arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初五", lore))
     assert arrived("柯满说：“我们到罐头厂半个多月了。”", "民国二十年九月初八", "民国二十年九月初四，邮船到罐头厂码头。") == []
@@ -196,3 +198,13 @@ def test_months_in_a_one_character_count_are_read() -> None:
     assert any("老聂死于1月9日" in m for m in timed("韦先生叹口气：“老聂没了仨月了。”", "民国二十年十月十五日"))
     m = DAYS_PASSED.search("老聂没了俩月")
     assert m is not None and _span_days(m) == 60
+
+
+@pytest.mark.parametrize("body", [
+    "韦先生叹口气：“老聂死了三个多月，他媳妇就改嫁了，俩孩子也还在念书。”",
+    "韦先生叹口气：“老聂走了个把月，厂里才把铺盖寄回乡下，他娘至今不知道。”",
+])
+def test_anothers_present_after_a_measured_span_leaves_it_measured(body: str) -> None:
+    """r62-6: after a span measured to another event, someone else's present (the children at school, his mother not
+    knowing) is no trace of the dead still as it was: the span stays the time to that event."""
+    assert timed(body, "民国二十年十月十五日") == []
