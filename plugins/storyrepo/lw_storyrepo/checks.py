@@ -32,7 +32,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -229,6 +229,7 @@ class CheckContext:
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
                       dated_by=dated_subjects(lore, texts),
+                      arrived=arrivals_of(lore, texts, places, names, aliases),
                       told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
                       texts={name: free_text(text) for name, text in texts.items()},
                       bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places),

@@ -669,6 +669,7 @@ class World:
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
+    arrived: tuple[tuple[frozenset[str], str, str], ...] = ()  # (people named, place, the date's words): arrivals_of
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
@@ -842,26 +843,49 @@ counts from another event the sentence names (带我进厂，一晃就十年了;
 sentence (一晃三年多了，老王那只搪瓷缸子还摆在窗台上) names no other event: it is since the death."""
 _COUNT_LEAD = "，,、；; 　“”「」"
 """What may stand before a count that opens its sentence: marks and quotes, no event."""
-MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30}
-"""Spans of a month or half told without a count of days (才半个月, 个把月, 月余), as days: :data:`DAYS_PASSED` reads them
-as a count said roughly (:data:`MONTH_SLACK`)."""
+MONTHS_AS_DAYS = {"半个月": 15, "半月": 15, "半个多月": 20, "半拉月": 15, "半拉个月": 15, "个把月": 30, "一个来月": 30, "月把": 30, "月余": 30,
+                  "个把礼拜": 7, "个把星期": 7, "礼拜把": 7, "星期把": 7, "半年": 182, "年把": 365, "年余": 365}
+"""Spans told without a count (才半个月, 半拉月, 个把礼拜, 年把), as days: :data:`DAYS_PASSED` reads them as a count said
+roughly (:data:`MONTH_SLACK`; weeks and years too, t11, stop 62)."""
+SPAN_UNITS = {"天": 1, "日": 1, "礼拜": 7, "星期": 7, "周": 7, "旬": 10, "月": 30, "年": 365}
+"""The units a count of time since a death is said in, as days (一个礼拜, 两星期, 三周, 一旬, 两个多月, 一年; t11, stop 62):
+all but a day (:data:`EXACT_UNITS`) are said loosely (:data:`MONTH_SLACK`)."""
+EXACT_UNITS = ("天", "日")
+"""The units of :data:`SPAN_UNITS` a count is said exactly in (十天 is ten days, a day either way)."""
+COUNT_WORDS = {"俩": 2, "仨": 3}
+"""Counts said in one character of the spoken tongue (俩礼拜, 仨月): their number, as :func:`_cn_int` does not read them."""
 MONTH_SLACK = 0.5
 """How far a span said in months may be off the days passed, as a share of it (半个月 is eight to twenty-two days, 两个月
-thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61)."""
-DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
-                         rf"(?P<nearly>快|将近|差不多)?(?:已经|都|{alternation(EXACTLY)}|有|才|刚)*"
-                         r"(?:(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)"
-                         rf"|(?P<months>{alternation(MONTHS_AS_DAYS)})|(?P<m>[一两二三四五六七八九十]{{1,2}})个(?P<m_more>多)?月)"
+thirty to ninety; 两个多月 from sixty to half as much again and fifteen more): a month is said loosely (T10, stop 61), and
+so is a week, a ten-day and a year (t11, stop 62)."""
+DYING = "牺牲|咽气|断气|故去|病故|归天|归西|殁"
+"""Verbs of dying beside :data:`DEATH_VERBS` that :data:`DAYS_PASSED` reads before a count (老耿牺牲才一个礼拜, 殁了不到一旬;
+t11, stop 62). Not 去了: far more often a going away than a death (老聂去了半个月，天天往家里捎信; R62's r62-2)."""
+SPAN_SAID = (rf"(?:(?P<nearly>快|将近|差不多)|(?P<under>还不到|不到|没到|不够|不满))?"
+             rf"(?:已经|都|{alternation(EXACTLY)}|有|才|刚|刚刚|也就|不过|只有|统共|总共)*"
+             rf"(?:(?P<months>{alternation(MONTHS_AS_DAYS)})"
+             r"|(?P<n>[\d一两二三四五六七八九十俩仨]{1,3})(?P<more>来|多)?(?:个(?P<more2>多)?)?"
+             r"(?P<unit>天|日|礼拜|星期|周(?![岁年])|旬|(?<=[个多俩仨])月|年)(?P<more3>多|半)?)")
+"""A span of time said (才一个礼拜, 快两个月, 不到一旬, 半拉月, 一年多): the count grammar :data:`DAYS_PASSED` and
+:data:`ARRIVED_SPAN` share, read as days by :func:`_span_days` and held to the days passed by :func:`_span_fits`."""
+DAYS_PASSED = re.compile(rf"(?:{DEATH_VERBS}|{DYING})了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?{SPAN_SAID}"
                          r"(?![的子路程头里间]|后|以后|之后|过后)")
-"""Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天), or months (出事才半个月,
-走了两个多月: :data:`MONTHS_AS_DAYS`, a month thirty days; T10, stop 61): with the dead named right before the verb, since
-the day their card dates the death; not a journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后:
-the day of another event; ft10, stop 61)."""
+"""Time told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天, 出事才半个月, 走了两个多月,
+耿班长没了才一个礼拜, 殁了不到一旬, 牺牲还不到一年: any unit of :data:`SPAN_UNITS`, or a span of :data:`MONTHS_AS_DAYS`;
+T10, stop 61; t11, stop 62): with the dead named right before the verb, since the day their card dates the death; not a
+journey of days (走了十天的山路), nor a time after it (出事半个月后, 死了两个月以后: the day of another event; ft10, stop 61).
+A month is said with 个 or a one-character count (两个月, 仨月; 三月 is a month's name; R62's r62-4)."""
 MEASURED_TO = re.compile(r"\s*[，,]\s*(?!你们?(?:就|便|才|又))[^，,。！？；;：:“”「」\n]{0,8}?(?<!刚)(?:就|便|才|又)")
 """A clause right after a span since a death that tells another event by it (老聂死了三个多月，他媳妇就改嫁了; 走了个把月，厂里才把
 铺盖寄回乡下): the span is the time from the death to that event, not to today (ft10, stop 61, R61's T10-1). A span closed
 by 了 (死了三个多月了，…) is one up to today, and so is one before a rebuke to the one spoken to (才半个月，你就…: what they did
 is of today)."""
+STILL_AS_IT_WAS = re.compile(r"(?=[^，,。！？；;]*?(?:他|她)(?:的|那))[^，,。！？；;]*?(?:(?:都|也)还(?:是|在|没|[留摆挂放搁贴锁]着|[留摆挂放搁贴锁]在)|"
+                             r"(?:仍然|仍旧|依然|依旧)(?:是|在|留着|摆着|挂着|放着))")
+"""What, in the clause right after a :data:`MEASURED_TO` clause, tells the dead one's trace as it still is today (连座垫上的
+凹窝都还是他的样子, 他的茶缸也还摆在窗台上): the span then runs to today, the other event is told inside it (t11, stop
+62). Only a trace of theirs (他的, 她那…) — another's present (俩孩子也还在念书, 他娘至今不知道) leaves the span measured to the
+event (R62's r62-6)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -1596,6 +1620,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out += _since_going(world, names, now, sentences, first_line)
             out += _date_restated(world, names, now, sentences, first_line)
             out += _going_on_day(world, names, now, sentences, first_line)
+        if names is not None:
+            out += _since_arrival(world, pov, now, sentences, first_line, lines, voices)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -4952,6 +4978,142 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     return out
 
 
+def _span_days(m: re.Match[str]) -> int | None:
+    """The days a :data:`DAYS_PASSED` count says (一个礼拜 7, 俩星期 14, 一旬 10, 两个多月 60, 一年半 547, 半拉月 15), or None."""
+    if m.group("months"):
+        return MONTHS_AS_DAYS[m.group("months")]
+    n = COUNT_WORDS.get(m.group("n")) or _cn_int(m.group("n"))
+    if n is None:
+        return None
+    step = SPAN_UNITS[m.group("unit")]
+    return n * step + (step // 2 if m.group("more3") == "半" else 0)
+
+
+COMING_TO = ("来到", "开进", "住进", "搬进", "搬到", "调到", "抵达", "落脚", "到", "来", "进", "抵", "上")
+"""The verbs of coming to a place (车队下午到沱沱河兵站, 11月28日随油罐车上沱沱河, 九月初三开进营地): what an arrival's place
+follows, in the world's dated sentences (:func:`arrivals_of`) and in a span said since it (:data:`ARRIVED_SPAN`)."""
+_COMING_TO = alternation(COMING_TO)
+ARRIVAL_DATE = re.compile(rf"(?:(?P<year>[\d〇零一二三四五六七八九十]{{2,5}})年)?(?P<month>[\d〇零一二三四五六七八九十]{{1,3}}|[正冬腊])月"
+                          rf"(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})(?![\d〇零一二三四五六七八九十])[日号]?")
+"""A day written in a world's or a card's sentence (第1章是1982年11月20日, 九月二十, 十月初八): what an arrival there is dated by."""
+COMPANY = re.compile(r"车队|船队|马队|驼队|商队|马帮|队伍|部队|全连|全排|全班|全队|大伙|大家|我们|咱们")
+"""Words naming a company of people travelling together (车队, 队伍, 全连, 大伙): a dated coming whose words before the
+verb hold one, and name no card, is the hero's company's (:func:`arrivals_of`); a coming of a thing or another body
+(邮车, 寒潮, 慰问团, 检查组一行, 演员们) is not (R62's r62-1, r62-5: no 一行 or X们, said of any body)."""
+WE_CAME = ("我们", "咱们", "俺们", "我们俩", "咱俩", "大伙儿", "大伙", "大家", "咱")
+"""Who a span since an arrival is said of when it is the hero's company's (我们到沱沱河半个多月了: said by one who came
+with the hero): the first person's plural."""
+ARRIVED_SPAN = re.compile(rf"(?P<who>{alternation(WE_CAME)})(?:是|都|已经|也|这回|这趟)*(?:{_COMING_TO})"
+                          rf"(?P<place>[\u4e00-\u9fff]{{2,8}}?)(?:这儿|这里|这边|来)?(?:以后|以来|之后)?[，,]?{SPAN_SAID}"
+                          r"(?:了|啦|出头了)")
+"""A span said since the hero's company came to a place, up to today (我们到沱沱河半个多月了, 咱们进山才三天了, 大伙来营地
+一个多礼拜了; t11, stop 62): held by :func:`_since_arrival` to the day the world dates that coming."""
+SENTENCE_ENDS = re.compile(r"[。！？；;\n]")
+
+
+def arrivals_of(lore: str, texts: dict[str, str], places: Iterable[str], names: Iterable[str],
+                aliases: dict[str, str]) -> tuple[tuple[frozenset[str], str, str], ...]:
+    """Each coming to a known place a sentence of the world or of a card dates (第1章是1982年11月20日，车队下午到沱沱河兵站):
+    ``(people named, place, the date's words)`` — the people the sentence names before the coming (a card's owner too),
+    the place right after a verb of :data:`COMING_TO`, the last date (:data:`ARRIVAL_DATE`) before it in the sentence. Only a
+    coming that names someone before its verb, or a company (:data:`COMPANY`) between its date and its verb (车队下午到…),
+    is read: a coming of a thing or another body (邮车到沱沱河兵站, 寒潮到沱沱河) is nobody's (R62's r62-1). A coming naming
+    no one or only the hero is the company's (:func:`_since_arrival` reads it so; t11, stop 62)."""
+    known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
+    if not known:
+        return ()
+    came = re.compile(rf"(?:{_COMING_TO})(?P<place>{alternation(known)})")
+    called = sorted((n for n in names if len(n) >= 2), key=len, reverse=True)
+    who_re = re.compile(alternation(called)) if called else None
+    out: list[tuple[frozenset[str], str, str]] = []
+    for owner, text in [("", lore), *texts.items()]:
+        start = 0
+        for end in [*(e.start() for e in SENTENCE_ENDS.finditer(text)), len(text)]:
+            sentence, start = text[start:end], end + 1
+            if "月" not in sentence:
+                continue
+            dates = list(ARRIVAL_DATE.finditer(sentence))
+            for m in came.finditer(sentence) if dates else ():
+                day = next((d for d in reversed(dates) if d.end() <= m.start()), None)
+                if day is None:
+                    continue
+                named = {aliases.get(n.group(), n.group()) for n in who_re.finditer(sentence, 0, m.start())} if who_re else set()
+                if not named and not COMPANY.search(sentence, day.end(), m.start()):
+                    continue
+                out.append((frozenset(named | ({owner} if owner else set())), m.group("place"), day.group()))
+    return tuple(out)
+
+
+def _since_arrival(world: World, pov: str | None, now: str, sentences: list[tuple[int, int, str]],
+                   first_line: int, lines: list[str], voices: list[Any]) -> list[Finding]:
+    """书内时间: a span said since the hero's company came to a place (:data:`ARRIVED_SPAN`) that the days from the one day
+    the world or a card dates that coming (:func:`arrivals_of`: a coming naming no one or only the viewpoint; the place
+    the same, or one's name the other's start: 沱沱河 and 沱沱河兵站) to the in-book date do not allow (:func:`_span_fits`);
+    silent when that coming is dated on two days, in another year, or told as past, and when the one saying it is
+    another than the hero whose card names the place (a 兵站's cook: 沱沱河兵站的职工，在兵站干了十年 — their 我们 are the
+    place's people, not the company; t11, stop 62)."""
+    today = _dated_today(now)
+    if today is None or not world.arrived:
+        return []
+    _era, year, month, day = today
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    by_line: dict[int, list[Any]] | None = None  # the voices by line, read at the first span
+    for i, col, sentence in sentences:
+        for m in ARRIVED_SPAN.finditer(sentence):
+            if NOT_NOW.search(sentence, 0, m.start()):
+                continue
+            place = m.group("place")
+            if by_line is None:
+                by_line = _by_line(voices)
+            speaker = _speaker_at(by_line.get(i, []), lines[i], col - 1 + m.start(), True) if i < len(lines) else None
+            if speaker and speaker != pov and place in world.texts.get(world.aliases.get(speaker, speaker), ""):
+                continue
+            days = {when for named, at, when in world.arrived if named <= {pov} and (at.startswith(place) or place.startswith(at))}
+            read = [book_time(w) for w in days]
+            dated = {(r[1][0], r[1][1], r[1][2]) for r in read if r is not None and r[1][1] is not None and r[1][2] is not None}
+            if len(dated) != 1:
+                continue
+            a_year, a_month, a_day = next(iter(dated))
+            if a_year is not None and year is not None and a_year != year and abs(year - a_year) > 1:
+                continue
+            passed = ((year - a_year) * (360 if lunar else 365) if a_year is not None and year is not None else 0) \
+                + _day_of_year(month, day, lunar) - _day_of_year(a_month or 1, a_day or 1, lunar)
+            said = _span_days(m)
+            if said is None or passed < 0 or _span_fits(m, said, passed):
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可到{place}是{a_month}月{a_day}日（世界观/角色卡），"
+                               f"到本章的书内时间「{now}」是{passed}天", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+def _trace_still(sentence: str, at: int) -> bool:
+    """Whether the clause after the one running on from ``at`` (a :data:`MEASURED_TO` clause's end) tells the dead one's
+    trace as still today (:data:`STILL_AS_IT_WAS`)."""
+    parts = re.split(r"[，,；;]", sentence[at:], maxsplit=2)
+    return len(parts) > 1 and STILL_AS_IT_WAS.match(parts[1]) is not None
+
+
+def _span_fits(m: re.Match[str], said: int, passed: int) -> bool:
+    """Whether ``passed`` days fit the span :data:`SPAN_SAID` said (``said`` days, :func:`_span_days`): under a bound
+    (不到一个礼拜) no more than it; a loose unit (礼拜, 旬, 月, 年; T10, stop 61; t11, stop 62) within :data:`MONTH_SLACK` of
+    it, or with 多 from it to half as much again and half a unit; days exactly, a day either way, 十多天 from ten to half as
+    many again and five more, 快十天 from two-thirds of it up to it."""
+    loose = m.group("unit") not in EXACT_UNITS
+    more = bool(m.group("more") or m.group("more2") or m.group("more3") == "多")
+    if m.group("under"):
+        return passed <= said + (1 if loose else 0)
+    if loose:
+        step = SPAN_UNITS.get(m.group("unit") or "", 30)
+        return (said <= passed <= said * 1.5 + step / 2) if more else \
+            said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
+    if more:
+        return said <= passed <= said * 1.5 + 5
+    if m.group("nearly"):
+        return said * 2 / 3 - 1 <= passed <= said
+    return abs(passed - said) <= 1
+
+
 def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                       first_line: int) -> list[Finding]:
     """书内时间: days said passed since a death (:data:`DAYS_PASSED`, the dead named right before its verb) that
@@ -4967,7 +5129,8 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None  # where each name in the sentence ends: read once, at its first count
         for m in DAYS_PASSED.finditer(sentence):
-            if NOT_NOW.search(sentence, 0, m.start()) or MEASURED_TO.match(sentence, m.end()):
+            if NOT_NOW.search(sentence, 0, m.start()) or (
+                    (to := MEASURED_TO.match(sentence, m.end())) and not _trace_still(sentence, to.end())):
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}
@@ -4981,19 +5144,12 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
             years = (year - d_year) if year is not None else 0
             passed = years * (360 if lunar else 365) + _day_of_year(month, day, lunar) \
                 - _day_of_year(d_month, world.died_day[dead], lunar)
-            said = _cn_int(m.group("n")) if m.group("n") else MONTHS_AS_DAYS.get(m.group("months") or "") or \
-                30 * (_cn_int(m.group("m")) or 0) or None
+            said = _span_days(m)
             if said is None or passed < 0:
                 continue
-            if not m.group("n"):  # months, said loosely: 半个月, 两个月, 两个多月 (T10, stop 61)
-                fits = (said <= passed <= said * 1.5 + 15) if m.group("m_more") else \
-                    said * (1 - MONTH_SLACK) <= passed <= said * (1 + MONTH_SLACK)
-            elif m.group("more"):
-                fits = said <= passed <= said * 1.5 + 5
-            elif m.group("nearly"):
-                fits = said * 2 / 3 - 1 <= passed <= said
-            else:
-                fits = abs(passed - said) <= 1
+            if m.group("unit") == "年" and any(e.start() <= m.start() < e.end() for e in ELAPSED.finditer(sentence)):
+                continue  # years closed by 了 are :func:`_since_death`'s to read (one finding, not two)
+            fits = _span_fits(m, said, passed)
             if not fits:
                 out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{dead}死于{d_month}月{world.died_day[dead]}日"
                                    f"（角色卡），到本章的书内时间「{now}」是{passed}天", first_line + i, col, sentence.strip()[:60]))
@@ -5188,11 +5344,14 @@ COMING_ACT = re.compile(rf"[{''.join(sorted(ARRIVING))}]|{alternation(COMING_WOR
 LEAVING = re.compile(r"离|启[程航]|出[发港海航征]|动身|开拔|起[程航锚]|辞行|告别")
 """A leaving, opening a doing (离港, 启程, 出发, 开拔, 起航)."""
 
-COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)"
+COME_ON_DAY = re.compile(rf"(?:^|(?<=[，,。！？；;：:“”「」\s]))(?P<who>[^，,。！？；;：:“”「」\s\d]{{1,8}}?)(?P<comma>[，,]\s*)?"
                          rf"(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的)个?(?:就|便)(?:要|能|该|会|得)?"
                          rf"(?P<verb>(?:{COMING_ACT.pattern})[^，,。！？；;“”\n了啦呢吧啊]{{0,7}})")
 """A coming said on a day ahead with the comer before the day word, opening its clause (大掌柜明天就到汉口了, 验收组大后天
-就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58). Only a coming
+就到了, 我大爷后儿个就到了, 检查组大后天就下来了): :data:`COME_IN`'s day word, the comer first (T7, stop 58), a comma
+between them or none (戴稽查，明天就到; t11, stop 62: the comer set off as the topic — then only a name the book knows
+or a description of :func:`_described_comer`, never a clause: 验货组走了，后天就到省城 is a leaving and its journey,
+R62's r62-3). Only a coming
 (:data:`COMING_ACT`):
 明天就走 is a leaving, another reading's."""
 COMER_LEAST = 2
@@ -5280,12 +5439,33 @@ def _described_comer(world: World, who: str) -> re.Pattern[str] | None:
             return re.compile(re.escape(body)) if len(body) >= 2 and body != who[:-len(word)] else None
     titled = _titled_surname(world, who)
     if titled is None:
-        return None
+        return _posted_surname(who)
     surname = titled[0]
     owners = {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n.startswith(surname) and len(n) > len(surname)}
     if len(owners) > 1:  # two people of the book share the surname: which one comes, no check can say
         return None
     return re.compile(re.escape(next(iter(owners))) if owners else re.escape(surname) + _GIVEN_NAME)
+
+
+POST_LEAST = 2
+"""The fewest characters of a post after a surname that :func:`_posted_surname` reads (戴稽查, 郑指导员: 稽查, 指导员)."""
+
+
+NOT_IN_A_POST = re.compile(r"[了着过走去回来到说的]")
+"""Characters no post holds (老王走了, 韩督察说的): a verb, an aspect or 的 — words of a clause, no surname and post."""
+
+
+def _posted_surname(who: str) -> re.Pattern[str] | None:
+    """How the book names one the draft calls by surname and post (戴稽查, 郑指导员, 何科长): the post before a full name of
+    that surname (北京总局的稽查戴维思, 团里的指导员郑国栋) — the way a timeline or a card introduces an officer, so the
+    post and the surname together name the one person of it the book dates; None when ``who`` is no surname and a post
+    of :data:`POST_LEAST` to four characters, none of :data:`NOT_IN_A_POST` (t11, stop 62)."""
+    for k in (1, 2):
+        surname, post = who[:k], who[k:]
+        if len(post) >= POST_LEAST and surname_of(surname + "某") == surname and re.fullmatch(r"[\u4e00-\u9fff]{2,4}", post) \
+                and not NOT_IN_A_POST.search(post):
+            return re.compile(re.escape(post) + re.escape(surname) + _GIVEN_NAME)
+    return None
 
 
 COMING_WITHIN = re.compile(rf"[^{_CLAUSE_ENDS}]{{0,{DESCRIBED_GAP}}}?(?:{COMING_ACT.pattern})")
@@ -5792,6 +5972,9 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             counts.append((m, (event, world.dated[event], True) if event and not others[what, event] else None))
         for m in itertools.chain(COME_IN.finditer(sentence), COME_ON_DAY.finditer(sentence)):
             said = (m.group("who").strip(), m.group("verb"))
+            if m.groupdict().get("comma") and said[0] not in world.aliases and said[0] not in world.cards \
+                    and _described_comer(world, said[0]) is None:
+                continue  # a clause set off by a comma is no comer (验货组走了，后天就到省城: R62's r62-3)
             if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)
                 came_in[said] = _come_in_days(world, *said, (month, day)) if len(came_in) < COMINGS_READ else None
             came = came_in[said]

@@ -97,7 +97,8 @@ def test_a_month_said_loosely_is_read_as_days() -> None:
     m = DAYS_PASSED.search("出事才半个月")
     assert m is not None and MONTHS_AS_DAYS[m.group("months")] == 15
     m = DAYS_PASSED.search("走了两个多月")
-    assert m is not None and (m.group("m"), m.group("m_more")) == ("两", "多")
+    # t11's round (stop 62): one count grammar for every unit (天, 礼拜, 月, 年…): the count is "n", the 多 after 个 "more2"
+    assert m is not None and (m.group("n"), m.group("more2"), m.group("unit")) == ("两", "多", "月")
     assert DAYS_PASSED.search("走了两个月的路") is None
 
 
