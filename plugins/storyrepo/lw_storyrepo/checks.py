@@ -3714,6 +3714,34 @@ def _places_in(words: list[str]) -> dict[str, list[int]]:
     return out
 
 
+NAME_LED_BY = "的是叫给跟和同对向让被把替像问找陪随与帮喊个位名称号见寻托"
+"""What a person's name may follow and still stand as a name (那个叫韩老六的, 城南寺里的了空师父, 托才让捎信): 的, the copula,
+the verbs of calling, the prepositions and the verbs that take a person after them (:data:`KIN_LED_BY` without the
+pronouns), and a measure word or a verb of naming before it — not a pronoun or an adverb (他才让我去, 这才让人放心: 才 and 让
+two words, no name)."""
+NOT_AFTER_NAME_ALONE = "我你他她它咱俺们人"
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+"""What after a clause-opening name makes it two words, not a person (，才让他进去): a pronoun or 人 is the object of 让."""
+
+
+def _gap_person(ctx: CheckContext, keyword: str, words: str) -> bool:
+    """Whether ``keyword`` names a person of an info gap's own — one the roster lists with no card (the buyer of stolen
+    fuel, the herdsman who hides a runaway, the monk who keeps a parcel) — standing as a name in ``words``: at the start
+    of a clause and not followed by a pronoun (:data:`NOT_AFTER_NAME_ALONE`), or right after a character that leads a
+    name (:data:`NAME_LED_BY`), and never inside a longer name (:func:`_named`). Such a person is the gap's answer as a
+    place no public text names is (the caller asks first that no public text says the keyword): said alone by one who is
+    not 知情人, it gives the secret away. A person with a card is in the book's public cast: said every day."""
+    person = ctx.aliases.get(keyword, keyword)
+    cards = ctx.world.cards if ctx.world is not None else {}
+    if ctx.people is None or person not in ctx.people or person in cards or not _named(keyword, words, person=True):
+        return False
+    for at in starts_of(keyword, words):
+        before, after = words[at - 1:at] if at else "", words[at + len(keyword):at + len(keyword) + 1]
+        if (before and before in NAME_LED_BY) or (not _HAN.match(before) and (not after or after not in NOT_AFTER_NAME_ALONE)):
+            return True
+    return False
+
+
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
                    revealed: set[str] | None = None, pov: str | None = None,
                    said: list[Voice] | None = None) -> list[Finding]:
@@ -3736,12 +3764,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     cards = ctx.world.cards if ctx.world is not None else {}
     named = things | {a for a, n in ctx.aliases.items() if n in cards or ctx.people is None or n in ctx.people or n in things}
 
-    def gives_away(kws: list[str], hit: list[str]) -> bool:
+    def gives_away(kws: list[str], hit: list[str], words: str) -> bool:
         # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
         # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day — but a place
         # or a thing no public text names (the town a runaway went to, there only in the gap and the roster) is
-        # the gap's own answer, said alone or in a list of places
-        return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
+        # the gap's own answer, said alone or in a list of places; so is a person of the gap's own, one the roster
+        # lists with no card and no public text names (the buyer, the hider: :func:`_gap_person`)
+        return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k)))
+                                                  or _gap_person(ctx, k, words))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
     holding: dict[str, list[int]] | None = None  # keyword -> the gaps (their indexes) holding it, built at the first hit
@@ -3772,14 +3802,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                         out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, voice.column,
                                            voice.words.strip()[:40]))
                     continue
-                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit):
+                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit, voice.words):
                     seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
                     out.append(Finding("泄密", ERROR, f"叙述{seen_by}说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):
                 continue
-            if hit and gives_away(kws, hit):  # said by a guessed speaker: the author judges, no redraft forced
+            if hit and gives_away(kws, hit, voice.words):  # said by a guessed speaker: the author judges, no redraft forced
                 out.append(Finding("泄密", WARN if voice.guessed else ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
                                    lineno, voice.column, voice.words[:40], Subject("知情人", who, sid)))
     return out

@@ -1,0 +1,76 @@
+"""lk1's round (stop 62): a person of the gap's own, said alone, gives the secret away.
+
+An info gap's keyword that is a person the roster lists with no card, and that no public text names (the buyer of stolen
+goods, the one who hides a runaway, the keeper of a parcel), is the gap's answer as much as a place no public text names:
+thought in the narration of a point of view outside the gap, or written in a letter a non-knower sends and read aloud,
+it leaks on its own. A person with a card is the book's public cast: named alone, nothing leaks. The name must stand as
+a name (那个叫X的, X的, 托X, a clause opening on it), not two words that happen to spell it (这才让人放心).
+The sentences are this file's own (a salt works in the 1950s, a lumber camp, a river ferry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lw_storyrepo.checks import CheckContext, leak_and_waste
+
+from continuity_helpers import world_of
+
+PEOPLE = {"孙大河": "孙大河", "大河": "孙大河", "老葛": "葛长顺", "葛长顺": "葛长顺", "秀英": "赵秀英", "赵秀英": "赵秀英",
+          "爹": "孙老栓", "孙老栓": "孙老栓",
+          # the roster's people with no card: the gap's own
+          "马三炮": "马三炮", "才让": "才让", "了尘": "了尘"}
+CARDS = {p: {"状态": "在世"} for p in ("孙大河", "葛长顺", "赵秀英", "孙老栓")}
+SECRETS = [("S-001", {"葛长顺"}, False, ["马三炮", "北滩"]),  # who buys the stolen salt: 葛长顺 alone knows
+           ("S-002", {"赵秀英"}, False, ["才让", "了尘"])]  # who hides the runaway: 赵秀英 alone knows
+
+
+def _leaks(body: str, pov: str, cast: list[str], cards: dict[str, dict[str, str]] | None = None) -> list[str]:
+    people = set(PEOPLE.values())
+    world = world_of(dict(cards or CARDS), PEOPLE, set(), {})
+    ctx = CheckContext(dict(PEOPLE), SECRETS, [], [], 0, people, set(), world=world,
+                       people=people).for_draft({"在场": cast, "视角": pov})
+    return [f"{f.subject.who if f.subject else None}:{f.excerpt}" for f in leak_and_waste(ctx, body.split("\n"), 1, pov=pov)
+            if f.kind == "泄密"]
+
+
+@pytest.mark.parametrize("body, pov, cast", [
+    # a thought in the narration of a point of view outside the gap
+    ("半夜大河蹲在盐垛后头，心里一下子冒出一个名字：那个专收私盐的马三炮，是不是就在北边等着？", "孙大河", ["孙大河"]),
+    ("秀英走后，大河才想起来，那天在渡口撑船的正是马三炮。", "孙大河", ["孙大河"]),
+    # the name opening a clause
+    ("大河盯着那辆车。马三炮多半就在岸上等。", "孙大河", ["孙大河"]),
+    # a letter from the father, signed with his kin word and a date, read aloud
+    ("大河拆开信，念：“大河：家里都好。听人说盐场那边有个叫马三炮的，专收公家的盐。你莫沾。爹，三月初二。”\n\n老葛没吭声。",
+     "孙大河", ["孙大河", "葛长顺"]),
+    # a sibling of another gap: the hider handed over by name (托X)
+    ("大河想起那晚灶房里的动静，怕是秀英托才让把人领走了。", "孙大河", ["孙大河"]),
+])
+def test_a_person_of_the_gap_said_alone_leaks(body: str, pov: str, cast: list[str]) -> None:
+    assert _leaks(body, pov, cast)
+
+
+@pytest.mark.parametrize("body, pov, cast", [
+    # two words that spell the name: 才 + 让
+    ("大河把盐包码好，这才让人去叫车。", "孙大河", ["孙大河"]),
+    ("等老葛回来，才让他进屋。", "孙大河", ["孙大河"]),
+    # the knower's own point of view and own words
+    ("老葛心里清楚，今晚马三炮会来北边。", "葛长顺", ["葛长顺"]),
+    ("秀英想起才让那双冻裂的手。", "赵秀英", ["赵秀英"]),
+    # a name of a card (the public cast): named alone, nothing leaks
+    ("大河想起老葛那晚的脸色。", "孙大河", ["孙大河"]),
+])
+def test_no_leak_without_a_gap_person_standing_as_a_name(body: str, pov: str, cast: list[str]) -> None:
+    assert _leaks(body, pov, cast) == []
+
+
+def test_a_person_with_a_card_is_no_gap_person() -> None:
+    cards = {**CARDS, "马三炮": {"状态": "在世"}}
+    assert _leaks("大河想起那天在渡口撑船的正是马三炮。", "孙大河", ["孙大河"], cards) == []
+
+
+def test_a_name_the_public_text_says_is_no_gap_answer() -> None:
+    """The caller's public-word guard stands: a keyword the book's public text says needs another keyword."""
+    people = set(PEOPLE.values())
+    ctx = CheckContext(dict(PEOPLE), SECRETS, [], [], 0, people, set(), world=world_of(dict(CARDS), PEOPLE, set(), {}),
+                       people=people, public_words=frozenset({"马三炮"})).for_draft({"在场": ["孙大河"], "视角": "孙大河"})
+    assert [f for f in leak_and_waste(ctx, ["大河想起那天撑船的正是马三炮。"], 1, pov="孙大河") if f.kind == "泄密"] == []
