@@ -39,6 +39,7 @@ from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, S
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
+from lw_storyrepo.listeners import called_at_start
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -3146,7 +3147,8 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
     adjacent paragraphs that are quotes and nothing else (:func:`_quote_alone`) is all the letter's when it opens on a
     read paragraph or within :data:`LETTER_GAP` narration paragraphs after one, and closes on a read paragraph or on a
     signature naming a person (:data:`SIGNATURE`, :func:`_signer`) in a paragraph that asks nothing
-(:data:`QUESTION_MARKS`), and adds at most :data:`LETTER_RUN_MAX` paragraphs. A letter read paragraph by paragraph, each closing
+(:data:`QUESTION_MARKS`), or — opening right on a read paragraph and asking nothing — when the letter is read on after
+    a pause to its signature (:func:`_read_on_signed`), and adds at most :data:`LETTER_RUN_MAX` paragraphs. A letter read paragraph by paragraph, each closing
     its quote (“生子：…” “…哥。”), or going on after the reader's pause (念到这里，停了停。 “…” “…” 信念完了。), is the
     writer's to its end; a run that ends on no read paragraph and no signature (the listener's “好事，好事。”) is left
     to the other readings. Each paragraph is looked at once."""
@@ -3173,10 +3175,32 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
         last = lines[run[-1]].strip().rstrip("”」")
         signed = SIGNATURE.search(last)
         closes = run[-1] in taken or (signed is not None and not QUESTION_MARKS & set(last)
-                                      and _signer(ctx, signed.group(1)) is not None)
+                                      and _signer(ctx, signed.group(1)) is not None) \
+            or (k >= 0 and read_ranks[k] == first and _read_on_signed(ctx, lines, filled, read_ranks, rank[run[-1]])
+                and not any(QUESTION_MARKS & set(lines[i]) for i in run if i not in taken))
         if opens and closes and sum(1 for i in run if i not in taken) <= LETTER_RUN_MAX:
             taken.update(run)
     return sorted(taken)
+
+
+LETTER_PAUSE_MAX = 4
+"""How many paragraphs (the listener's start, a word, “念下去”) a letter's reading may pause for and still be one letter
+read on: :func:`_read_on_signed`."""
+
+
+def _read_on_signed(ctx: CheckContext, lines: list[str], filled: list[int], read_ranks: list[int], end: int) -> bool:
+    """Whether the letter whose read part a run of lone quotes opens on is read on after a pause and signed: the next
+    read part after the run's last paragraph (rank ``end``) comes within :data:`LETTER_PAUSE_MAX` paragraphs and ends on
+    a signature naming a person (:data:`SIGNATURE`, :func:`_signer`). A letter opened on its salutation (“阿福：…”), read
+    on in a paragraph of its own, paused by the listener (阿三哥手里的纱一下子扯断了。 … “念下去。”) and read to its
+    signature (…哥。” 福生念完) is its writer's in every part; a reply right after a letter read to no signature stays
+    the listener's (:func:`_enclosed_runs`)."""
+    k = bisect_right(read_ranks, end)
+    if k >= len(read_ranks) or read_ranks[k] - end - 1 > LETTER_PAUSE_MAX:
+        return False
+    last = lines[filled[read_ranks[k]]].strip().rstrip("”」")
+    signed = SIGNATURE.search(last)
+    return signed is not None and not QUESTION_MARKS & set(last) and _signer(ctx, signed.group(1)) is not None
 
 
 def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
@@ -3434,16 +3458,8 @@ right after a quote stands for its speaker, and the next quote goes on that turn
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
-    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”, a kin word after it: “栓子哥，…”),
-    else ``None``."""
-    said = words.lstrip()
-    m = names.match(said)
-    if m is None:
-        return None
-    end = m.end() + 1 if said[m.end():m.end() + 1] in CALLED_KIN else m.end()
-    if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
-        return None
-    return ctx.aliases.get(m.group(), m.group())
+    """The person a quote calls by name at its very start (:func:`lw_storyrepo.listeners.called_at_start`)."""
+    return called_at_start(words, names, ctx.aliases)
 
 
 def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) -> bool:
@@ -3452,8 +3468,6 @@ def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) 
     return any(ctx.aliases.get(m.group(), m.group()) == who for m in names.finditer(words))
 
 
-CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
-"""A kin word after a name in a call (栓子哥，…): still the one called."""
 ADDRESSED = tuple("对向跟朝冲")
 """What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 

@@ -9,9 +9,12 @@ The sentences are this file's own (a salt works in the 1950s, a lumber camp, a r
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from lw_storyrepo.checks import CheckContext, leak_and_waste
+from lw_storyrepo.checks import CheckContext, leak_and_waste, voices
+from lw_storyrepo.listeners import addressee, called_at_start
 
 from continuity_helpers import world_of
 
@@ -74,3 +77,61 @@ def test_a_name_the_public_text_says_is_no_gap_answer() -> None:
     ctx = CheckContext(dict(PEOPLE), SECRETS, [], [], 0, people, set(), world=world_of(dict(CARDS), PEOPLE, set(), {}),
                        people=people, public_words=frozenset({"马三炮"})).for_draft({"在场": ["孙大河"], "视角": "孙大河"})
     assert [f for f in leak_and_waste(ctx, ["大河想起那天撑船的正是马三炮。"], 1, pov="孙大河") if f.kind == "泄密"] == []
+
+
+# --- a letter read on after a pause (lk1, stop 62: 连续性-盲评四十五's 泄密-4; the shape also in 四十三's 好-4) -------------
+
+LETTER_PEOPLE = {"大河": "孙大河", "孙大河": "孙大河", "老葛": "葛长顺", "葛长顺": "葛长顺", "哥": "孙大江", "孙大江": "孙大江"}
+
+
+def _letter_speakers(body: str) -> dict[str, str | None]:
+    people = set(LETTER_PEOPLE.values())
+    ctx = CheckContext(dict(LETTER_PEOPLE), [], [], [], 0, people, set(), people=people).for_draft(
+        {"在场": ["孙大河", "葛长顺"], "视角": "孙大河"})
+    return {v.words: v.speaker for v in voices(ctx, body.split("\n"), letters=True)}
+
+
+PAUSED_SIGNED = ("夜里盐棚只点一盏马灯。大河把哥的信拿出来，凑着灯念。\n\n"
+                 "“大河：上回的信收到没有？窑上这几天活少，我夜里常想起娘。”\n\n"
+                 "“开春我在县城碰见一个收盐的，说北滩有人夜里往外运公家的盐。”\n\n"
+                 "老葛手里的烟袋一下子掉在地上。\n\n大河抬起头：“老葛？”\n\n“没事，手滑。”老葛捡起烟袋，“念下去。”\n\n"
+                 "“你在盐场，莫跟人争，莫多嘴。哥。”\n\n大河念完，把信折好。")
+
+
+def test_a_letter_read_on_after_a_pause_is_its_writers_in_every_part() -> None:
+    said = _letter_speakers(PAUSED_SIGNED)
+    assert said["开春我在县城碰见一个收盐的，说北滩有人夜里往外运公家的盐。"] == "孙大江"
+    assert said["你在盐场，莫跟人争，莫多嘴。哥。"] == "孙大江"
+
+
+@pytest.mark.parametrize("body, words", [
+    # read to no signature: the lone quote after it is the listener's reply, as before
+    ("大河把哥的信拿出来，凑着灯念。\n\n“大河：窑上这几天活少。”\n\n“好事，少干点也好。”\n\n老葛抽了口烟。\n\n"
+     "“你在盐场，莫多嘴。”\n\n大河念完，把信折好。", "好事，少干点也好。"),
+    # a question after the opening part is the listener's, even when the letter is read on to its signature
+    ("大河把哥的信拿出来，凑着灯念。\n\n“大河：窑上这几天活少。”\n\n“窑上也歇了？”\n\n大河没答。\n\n"
+     "“你在盐场，莫多嘴。哥。”\n\n大河念完，把信折好。", "窑上也歇了？"),
+    # read on too late: five paragraphs of the listener's pause are a talk of their own
+    ("大河把哥的信拿出来，凑着灯念。\n\n“大河：窑上这几天活少。”\n\n“好事，少干点也好。”\n\n老葛抽了口烟。\n\n"
+     "大河看着灯。\n\n外头起了风。\n\n老葛又抽了口烟。\n\n棚顶的油毡哗哗响。\n\n“你在盐场，莫多嘴。哥。”\n\n大河念完。",
+     "好事，少干点也好。"),
+])
+def test_a_reply_not_read_on_to_a_signature_stays_the_listeners(body: str, words: str) -> None:
+    assert _letter_speakers(body).get(words) != "孙大江"
+
+
+# --- one listener finder (the lead's mend, stop 62) ---------------------------------------------------------------
+
+def test_the_listener_finder_reads_the_narration_turned_to_and_the_turn_before() -> None:
+    names = re.compile("孙大河|大河|葛长顺|老葛")
+    aliases = {"孙大河": "孙大河", "大河": "孙大河", "葛长顺": "葛长顺", "老葛": "葛长顺"}
+    people = {"孙大河", "葛长顺"}
+    him = lambda i, k: "孙大河"  # noqa: E731 — the antecedent the caller reads
+    # 看他: the one looked at, the pronoun read back (not the looker)
+    lines = ["老葛看他不说话，岔开话头：“你娘给你缝的那件棉袄，我借穿了两天。”"]
+    assert addressee(lines, 0, names, aliases, people, him, "孙大河") == "孙大河"
+    # no narration turned to anyone: the speaker of the turn before
+    lines = ["“盐垛码好了？”大河问。", "", "“好了。”"]
+    assert addressee(lines, 2, names, aliases, people, him, "孙大河") == "孙大河"
+    assert called_at_start("老葛，你歇着。", names, aliases) == "葛长顺"
+    assert called_at_start("老葛说你歇着。", names, aliases) is None
