@@ -5,7 +5,9 @@
   keyword is enough when it names nothing the book knows and its public text (世界观, cards,
   promises, timeline) never says it (买凶, 私生女: the secret itself); a name (大长老, a place, a
   held thing) or a word everyone says (灭门, when the massacre is public) counts only with another
-  keyword; dialogue attributed by the common Chinese quote patterns;
+  keyword — but a place, a thing or a person of the gap's own (listed by the roster alone, no card, no public text
+  naming it) is its answer and counts alone; dialogue attributed by the common Chinese quote patterns, a letter read
+  out its writer's;
 - waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
