@@ -3730,32 +3730,31 @@ def _places_in(words: list[str]) -> dict[str, list[int]]:
     return out
 
 
-NAME_LED_BY = "的是叫给跟和同对向让被把替像问找陪随与帮喊个位名称号见寻托"
-"""What a person's name may follow and still stand as a name (那个叫韩老六的, 城南寺里的了空师父, 托才让捎信): 的, the copula,
-the verbs of calling, the prepositions and the verbs that take a person after them (:data:`KIN_LED_BY` without the
-pronouns), and a measure word or a verb of naming before it — not a pronoun or an adverb (他才让我去, 这才让人放心: 才 and 让
-two words, no name)."""
-NOT_AFTER_NAME_ALONE = "我你他她它咱俺们人"
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-"""What after a clause-opening name makes it two words, not a person (，才让他进去): a pronoun or 人 is the object of 让."""
+NAME_INTRODUCED = re.compile(r"(?:叫|叫做|名叫|唤作|称作|称|号|是)$|"
+                             r"(?:[那这一有哪](?:个|位|名)|是)[^，,。！？!?；;：:“”]{0,24}的$")
+"""What right before a person's name identifies them by it — the name given, not the person merely seen: a verb of
+calling or the copula (有个叫韩某的, 名叫X, 正是X, 会不会是X), or an introducing phrase closed by 的 (那个在路上专收汽油的X,
+是城南寺里的X). Read back from the name within :data:`NAME_INTRODUCED_REACH` characters."""
+NAME_INTRODUCED_REACH = 28
+"""How far before a gap person's name :data:`NAME_INTRODUCED` is looked for (an introducing phrase of 24 characters and
+its opening word)."""
 
 
 def _gap_person(ctx: CheckContext, keyword: str, words: str) -> bool:
     """Whether ``keyword`` names a person of an info gap's own — one the roster lists with no card (the buyer of stolen
-    fuel, the herdsman who hides a runaway, the monk who keeps a parcel) — standing as a name in ``words``: at the start
-    of a clause and not followed by a pronoun (:data:`NOT_AFTER_NAME_ALONE`), or right after a character that leads a
-    name (:data:`NAME_LED_BY`), and never inside a longer name (:func:`_named`). Such a person is the gap's answer as a
-    place no public text names is (the caller asks first that no public text says the keyword): said alone by one who is
-    not 知情人, it gives the secret away. A person with a card is in the book's public cast: said every day."""
+    fuel, the herdsman who hides a runaway, the monk who keeps a parcel), by a name no dictionary holds as a word — and
+    ``words`` identify them by it (:data:`NAME_INTRODUCED`: 有个叫X的, 那个…的X, 正是X), never inside a longer name
+    (:func:`_named`). Such a person is the gap's answer as a place no public text names is (the caller asks first that
+    no public text says the keyword): named as the one, by one who is not 知情人, the secret is out. The person seen or
+    mentioned doing anything else (X挑着筐从门口过, X来借过锄头) tells nothing (r62-1); a common noun the roster lists as a
+    person (哑巴, 货郎) is no name (r62-2); two words that spell the name (才让开一条道) are not introduced (r62-3). A
+    person with a card is in the book's public cast: said every day."""
     person = ctx.aliases.get(keyword, keyword)
     cards = ctx.world.cards if ctx.world is not None else {}
-    if ctx.people is None or person not in ctx.people or person in cards or not _named(keyword, words, person=True):
+    if ctx.people is None or person not in ctx.people or person in cards or lexicon().freq.get(keyword) \
+            or not _named(keyword, words, person=True):
         return False
-    for at in starts_of(keyword, words):
-        before, after = words[at - 1:at] if at else "", words[at + len(keyword):at + len(keyword) + 1]
-        if (before and before in NAME_LED_BY) or (not _HAN.match(before) and (not after or after not in NOT_AFTER_NAME_ALONE)):
-            return True
-    return False
+    return any(NAME_INTRODUCED.search(words, max(0, at - NAME_INTRODUCED_REACH), at) for at in starts_of(keyword, words))
 
 
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,

@@ -3,8 +3,9 @@
 An info gap's keyword that is a person the roster lists with no card, and that no public text names (the buyer of stolen
 goods, the one who hides a runaway, the keeper of a parcel), is the gap's answer as much as a place no public text names:
 thought in the narration of a point of view outside the gap, or written in a letter a non-knower sends and read aloud,
-it leaks on its own. A person with a card is the book's public cast: named alone, nothing leaks. The name must stand as
-a name (那个叫X的, X的, 托X, a clause opening on it), not two words that happen to spell it (这才让人放心).
+it leaks on its own — when the words identify the person by the name (有个叫X的, 那个…的X, 正是X), not when the person is
+only seen or mentioned (r62-1). A person with a card is the book's public cast; a common noun (货郎) is no name (r62-2); two
+words that spell the name (才让开一条道) identify no one (r62-3).
 The sentences are this file's own (a salt works in the 1950s, a lumber camp, a river ferry)."""
 
 from __future__ import annotations
@@ -37,16 +38,16 @@ def _leaks(body: str, pov: str, cast: list[str], cards: dict[str, dict[str, str]
 
 
 @pytest.mark.parametrize("body, pov, cast", [
-    # a thought in the narration of a point of view outside the gap
+    # a thought in the narration of a point of view outside the gap: the person identified (那个…的X, 正是X)
     ("半夜大河蹲在盐垛后头，心里一下子冒出一个名字：那个专收私盐的马三炮，是不是就在北边等着？", "孙大河", ["孙大河"]),
     ("秀英走后，大河才想起来，那天在渡口撑船的正是马三炮。", "孙大河", ["孙大河"]),
-    # the name opening a clause
-    ("大河盯着那辆车。马三炮多半就在岸上等。", "孙大河", ["孙大河"]),
-    # a letter from the father, signed with his kin word and a date, read aloud
+    # a letter from the father, signed with his kin word and a date, read aloud: 有个叫X的
     ("大河拆开信，念：“大河：家里都好。听人说盐场那边有个叫马三炮的，专收公家的盐。你莫沾。爹，三月初二。”\n\n老葛没吭声。",
      "孙大河", ["孙大河", "葛长顺"]),
-    # a sibling of another gap: the hider handed over by name (托X)
-    ("大河想起那晚灶房里的动静，怕是秀英托才让把人领走了。", "孙大河", ["孙大河"]),
+    # siblings no book wrote: 名叫X, 会不会是X, 一位…的X
+    ("大河想起灶房里那个赶牦牛的汉子，名叫才让，一句汉话也不会说。", "孙大河", ["孙大河"]),
+    ("大河想，把人领走的会不会是才让。", "孙大河", ["孙大河"]),
+    ("大河听人讲起一位在山里看庙的了尘，心里咯噔一下。", "孙大河", ["孙大河"]),
 ])
 def test_a_person_of_the_gap_said_alone_leaks(body: str, pov: str, cast: list[str]) -> None:
     assert _leaks(body, pov, cast)
@@ -61,9 +62,28 @@ def test_a_person_of_the_gap_said_alone_leaks(body: str, pov: str, cast: list[st
     ("秀英想起才让那双冻裂的手。", "赵秀英", ["赵秀英"]),
     # a name of a card (the public cast): named alone, nothing leaks
     ("大河想起老葛那晚的脸色。", "孙大河", ["孙大河"]),
+    # r62-1: the gap's person seen or mentioned doing anything, not identified as the one
+    ("马三炮挑着两只空筐从盐场门口过，冲大河点了点头。", "孙大河", ["孙大河"]),
+    ("大河说：“马三炮来借过锄头，我没借。”", "孙大河", ["孙大河", "葛长顺"]),
+    ("了尘和尚敲着木鱼从庙门口过。", "孙大河", ["孙大河"]),
+    # r62-3: 才 + 让 and a complement, no name
+    ("大河喊了两嗓子，才让开一条道。", "孙大河", ["孙大河"]),
+    ("饭刚端上桌，才让出半个炕头。", "孙大河", ["孙大河"]),
 ])
-def test_no_leak_without_a_gap_person_standing_as_a_name(body: str, pov: str, cast: list[str]) -> None:
+def test_no_leak_without_a_gap_person_identified_by_name(body: str, pov: str, cast: list[str]) -> None:
+    """Near misses: two words spelling the name, the knower's own voice, a card's name; r62-1 (the person only seen or
+    mentioned) and r62-3 (才让 + a complement)."""
     assert _leaks(body, pov, cast) == []
+
+
+def test_a_common_noun_the_roster_lists_as_a_person_is_no_gap_name() -> None:
+    """r62-2: 货郎, 哑巴 — a book's minor man named by his trade or defect: the word itself tells nothing."""
+    people = set(PEOPLE.values()) | {"货郎", "哑巴"}
+    secrets = [*SECRETS, ("S-003", {"葛长顺"}, False, ["哑巴", "货郎", "私盐"])]
+    ctx = CheckContext({**PEOPLE, "货郎": "货郎", "哑巴": "哑巴"}, secrets, [], [], 0, people, set(),
+                       world=world_of(dict(CARDS), PEOPLE, set(), {}), people=people).for_draft({"在场": ["孙大河"], "视角": "孙大河"})
+    for body in ("村口来了个货郎，摇着拨浪鼓。", "大河给哑巴盛了一碗粥。", "那个卖针线的正是货郎。"):
+        assert [f for f in leak_and_waste(ctx, [body], 1, pov="孙大河") if f.kind == "泄密"] == [], body
 
 
 def test_a_person_with_a_card_is_no_gap_person() -> None:
