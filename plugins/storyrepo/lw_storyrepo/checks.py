@@ -114,6 +114,7 @@ class CheckContext:
     keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     posts: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the posts their card's text gives them (执事): posts_of
+    gap_grams: dict[str, frozenset[str]] = field(default_factory=dict)  # info gap -> its 内容's pairs (:func:`_content_grams`)
     book_text: str = ""  # the book's own text (lore, cards, promises, timeline): words it uses everywhere tell nothing
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
@@ -178,8 +179,10 @@ class CheckContext:
         aliases = repo.aliases(characters)
         secrets = []
         denials: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        gap_grams: dict[str, frozenset[str]] = {}
         for item in repo.secrets():
             denials[item.id] = denials_of(item.section("内容") or item.body)
+            gap_grams[item.id] = frozenset(_content_grams(item.section("内容") or item.body))
             knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
             kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
             secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
@@ -250,7 +253,7 @@ class CheckContext:
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
                    called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts),
-                   book_text=public)
+                   gap_grams=gap_grams, book_text=public)
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str]) -> CheckContext:
@@ -3185,6 +3188,9 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
     return sorted(taken)
 
 
+READ_ON = re.compile(r"(?:念|读)下去|(?:接着|往下|继续|又|再)(?:念|读)|(?:念|读)到这里|停了停|顿了顿|停了一下|顿了一下")
+"""In a letter's pause: the reading said to go on (“念下去。”, 接着念, 念到这里，停了停) — the pause is the reading's, not a
+talk of its own (r62-4)."""
 LETTER_PAUSE_MAX = 4
 """How many paragraphs (the listener's start, a word, “念下去”) a letter's reading may pause for and still be one letter
 read on: :func:`_read_on_signed`."""
@@ -3193,12 +3199,14 @@ read on: :func:`_read_on_signed`."""
 def _read_on_signed(ctx: CheckContext, lines: list[str], filled: list[int], read_ranks: list[int], end: int) -> bool:
     """Whether the letter whose read part a run of lone quotes opens on is read on after a pause and signed: the next
     read part after the run's last paragraph (rank ``end``) comes within :data:`LETTER_PAUSE_MAX` paragraphs and ends on
-    a signature naming a person (:data:`SIGNATURE`, :func:`_signer`). A letter opened on its salutation (“阿福：…”), read
+    a signature naming a person (:data:`SIGNATURE`, :func:`_signer`), the pause saying the reading goes on
+    (:data:`READ_ON`). A letter opened on its salutation (“阿福：…”), read
     on in a paragraph of its own, paused by the listener (阿三哥手里的纱一下子扯断了。 … “念下去。”) and read to its
     signature (…哥。” 福生念完) is its writer's in every part; a reply right after a letter read to no signature stays
     the listener's (:func:`_enclosed_runs`)."""
     k = bisect_right(read_ranks, end)
-    if k >= len(read_ranks) or read_ranks[k] - end - 1 > LETTER_PAUSE_MAX:
+    if k >= len(read_ranks) or read_ranks[k] - end - 1 > LETTER_PAUSE_MAX \
+            or not any(READ_ON.search(lines[filled[r]]) for r in range(end + 1, read_ranks[k])):
         return False
     last = lines[filled[read_ranks[k]]].strip().rstrip("”」")
     signed = SIGNATURE.search(last)
@@ -3740,7 +3748,7 @@ NAME_INTRODUCED_REACH = 28
 its opening word)."""
 
 
-def _gap_person(ctx: CheckContext, keyword: str, words: str) -> bool:
+def _gap_person(ctx: CheckContext, keyword: str, words: str, sid: str = "") -> bool:
     """Whether ``keyword`` names a person of an info gap's own — one the roster lists with no card (the buyer of stolen
     fuel, the herdsman who hides a runaway, the monk who keeps a parcel), by a name no dictionary holds as a word — and
     ``words`` identify them by it (:data:`NAME_INTRODUCED`: 有个叫X的, 那个…的X, 正是X), never inside a longer name
@@ -3748,11 +3756,16 @@ def _gap_person(ctx: CheckContext, keyword: str, words: str) -> bool:
     no public text says the keyword): named as the one, by one who is not 知情人, the secret is out. The person seen or
     mentioned doing anything else (X挑着筐从门口过, X来借过锄头) tells nothing (r62-1); a common noun the roster lists as a
     person (哑巴, 货郎) is no name (r62-2); two words that spell the name (才让开一条道) are not introduced (r62-3). A
-    person with a card is in the book's public cast: said every day."""
+    person with a card is in the book's public cast: said every day. When the context holds the gap's 内容
+    (:attr:`CheckContext.gap_grams`), the words must also share a pair of it beyond the name (那个专收汽油的X: the gap's
+    act; 城南寺里的X: its place) — a boy named at the door (那个叫X的小喇嘛跑了进来) is not the gap's answer (r62-5)."""
     person = ctx.aliases.get(keyword, keyword)
     cards = ctx.world.cards if ctx.world is not None else {}
     if ctx.people is None or person not in ctx.people or person in cards or lexicon().freq.get(keyword) \
             or not _named(keyword, words, person=True):
+        return False
+    grams = ctx.gap_grams.get(sid)
+    if grams is not None and not (_content_grams(words.replace(keyword, "\n")) & grams):
         return False
     return any(NAME_INTRODUCED.search(words, max(0, at - NAME_INTRODUCED_REACH), at) for at in starts_of(keyword, words))
 
@@ -3779,14 +3792,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     cards = ctx.world.cards if ctx.world is not None else {}
     named = things | {a for a, n in ctx.aliases.items() if n in cards or ctx.people is None or n in ctx.people or n in things}
 
-    def gives_away(kws: list[str], hit: list[str], words: str) -> bool:
+    def gives_away(kws: list[str], hit: list[str], words: str, sid: str) -> bool:
         # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
         # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day — but a place
         # or a thing no public text names (the town a runaway went to, there only in the gap and the roster) is
         # the gap's own answer, said alone or in a list of places; so is a person of the gap's own, one the roster
         # lists with no card and no public text names (the buyer, the hider: :func:`_gap_person`)
         return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k)))
-                                                  or _gap_person(ctx, k, words))
+                                                  or _gap_person(ctx, k, words, sid))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
     holding: dict[str, list[int]] | None = None  # keyword -> the gaps (their indexes) holding it, built at the first hit
@@ -3817,14 +3830,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                         out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, voice.column,
                                            voice.words.strip()[:40]))
                     continue
-                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit, voice.words):
+                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit, voice.words, sid):
                     seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
                     out.append(Finding("泄密", ERROR, f"叙述{seen_by}说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):
                 continue
-            if hit and gives_away(kws, hit, voice.words):  # said by a guessed speaker: the author judges, no redraft forced
+            if hit and gives_away(kws, hit, voice.words, sid):  # said by a guessed speaker: the author judges, no redraft forced
                 out.append(Finding("泄密", WARN if voice.guessed else ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
                                    lineno, voice.column, voice.words[:40], Subject("知情人", who, sid)))
     return out

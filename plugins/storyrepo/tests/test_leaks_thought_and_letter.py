@@ -155,3 +155,26 @@ def test_the_listener_finder_reads_the_narration_turned_to_and_the_turn_before()
     assert addressee(lines, 2, names, aliases, people, him, "孙大河") == "孙大河"
     assert called_at_start("老葛，你歇着。", names, aliases) == "葛长顺"
     assert called_at_start("老葛说你歇着。", names, aliases) is None
+
+
+def test_r62_5_a_gap_person_named_with_nothing_of_the_gap_is_no_answer() -> None:
+    """r62-5: with the gap's 内容 known, the words naming its person must share something of it (its act, its place):
+    a boy named at the door, or a bare 是X, tells nothing; 那个专收私盐的X does."""
+    people = set(PEOPLE.values())
+    grams = {"S-001": frozenset({"私盐", "收私", "北滩", "夜里"}), "S-002": frozenset({"牦牛", "山里", "藏人"})}
+    ctx = CheckContext(dict(PEOPLE), SECRETS, [], [], 0, people, set(), world=world_of(dict(CARDS), PEOPLE, set(), {}),
+                       people=people, gap_grams=grams).for_draft({"在场": ["孙大河"], "视角": "孙大河"})
+
+    def leaks(body: str) -> list[str]:
+        return [f.excerpt for f in leak_and_waste(ctx, body.split("\n"), 1, pov="孙大河") if f.kind == "泄密"]
+
+    assert leaks("大河冲门外喊了一声，那个叫才让的小喇嘛跑了进来。") == []
+    assert leaks("那个挑着空筐的马三炮又从门口过去了。") == []
+    assert leaks("大河心里冒出一个名字：那个专收私盐的马三炮。")
+
+
+def test_r62_4_a_pause_that_does_not_read_on_keeps_the_reply_the_listeners() -> None:
+    """r62-4: a listener's comment in the pause (你哥…) stays the listener's unless the pause says the reading goes on."""
+    body = ("大河把哥的信拿出来，凑着灯念。\n\n“大河：窑上这几天活少，我夜里常想起娘。”\n\n“窑上活少，你哥这个冬天就难熬了。”\n\n"
+            "老葛磕了磕烟袋。\n\n“你在盐场，莫跟人争，莫多嘴。哥。”\n\n大河念完，把信折好。")
+    assert _letter_speakers(body).get("窑上活少，你哥这个冬天就难熬了。") != "孙大江"
