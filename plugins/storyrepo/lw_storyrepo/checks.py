@@ -5,7 +5,9 @@
   keyword is enough when it names nothing the book knows and its public text (世界观, cards,
   promises, timeline) never says it (买凶, 私生女: the secret itself); a name (大长老, a place, a
   held thing) or a word everyone says (灭门, when the massacre is public) counts only with another
-  keyword; dialogue attributed by the common Chinese quote patterns;
+  keyword — but a place, a thing or a person of the gap's own (listed by the roster alone, no card, no public text
+  naming it) is its answer and counts alone; dialogue attributed by the common Chinese quote patterns, a letter read
+  out its writer's;
 - waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
@@ -39,6 +41,7 @@ from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, S
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
+from lw_storyrepo.listeners import called_at_start
 from lw_storyrepo.kinship import FORMS, ONE_CHARACTER, WORDS, NamesIn, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -111,6 +114,7 @@ class CheckContext:
     keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     posts: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the posts their card's text gives them (执事): posts_of
+    gap_grams: dict[str, frozenset[str]] = field(default_factory=dict)  # info gap -> its 内容's pairs (:func:`_content_grams`)
     book_text: str = ""  # the book's own text (lore, cards, promises, timeline): words it uses everywhere tell nothing
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
@@ -175,8 +179,10 @@ class CheckContext:
         aliases = repo.aliases(characters)
         secrets = []
         denials: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        gap_grams: dict[str, frozenset[str]] = {}
         for item in repo.secrets():
             denials[item.id] = denials_of(item.section("内容") or item.body)
+            gap_grams[item.id] = frozenset(_content_grams(item.section("内容") or item.body))
             knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
             kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
             secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
@@ -248,7 +254,7 @@ class CheckContext:
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
                    called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts),
-                   book_text=public)
+                   gap_grams=gap_grams, book_text=public)
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str]) -> CheckContext:
@@ -3231,7 +3237,8 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
     adjacent paragraphs that are quotes and nothing else (:func:`_quote_alone`) is all the letter's when it opens on a
     read paragraph or within :data:`LETTER_GAP` narration paragraphs after one, and closes on a read paragraph or on a
     signature naming a person (:data:`SIGNATURE`, :func:`_signer`) in a paragraph that asks nothing
-(:data:`QUESTION_MARKS`), and adds at most :data:`LETTER_RUN_MAX` paragraphs. A letter read paragraph by paragraph, each closing
+(:data:`QUESTION_MARKS`), or — opening right on a read paragraph and asking nothing — when the letter is read on after
+    a pause to its signature (:func:`_read_on_signed`), and adds at most :data:`LETTER_RUN_MAX` paragraphs. A letter read paragraph by paragraph, each closing
     its quote (“生子：…” “…哥。”), or going on after the reader's pause (念到这里，停了停。 “…” “…” 信念完了。), is the
     writer's to its end; a run that ends on no read paragraph and no signature (the listener's “好事，好事。”) is left
     to the other readings. Each paragraph is looked at once."""
@@ -3258,10 +3265,37 @@ def _enclosed_runs(ctx: CheckContext, lines: list[str], filled: list[int], read:
         last = lines[run[-1]].strip().rstrip("”」")
         signed = SIGNATURE.search(last)
         closes = run[-1] in taken or (signed is not None and not QUESTION_MARKS & set(last)
-                                      and _signer(ctx, signed.group(1)) is not None)
+                                      and _signer(ctx, signed.group(1)) is not None) \
+            or (k >= 0 and read_ranks[k] == first and _read_on_signed(ctx, lines, filled, read_ranks, rank[run[-1]])
+                and not any(QUESTION_MARKS & set(lines[i]) for i in run if i not in taken))
         if opens and closes and sum(1 for i in run if i not in taken) <= LETTER_RUN_MAX:
             taken.update(run)
     return sorted(taken)
+
+
+READ_ON = re.compile(r"(?:念|读)下去|(?:接着|往下|继续|又|再)(?:念|读)|(?:念|读)到这里|停了停|顿了顿|停了一下|顿了一下")
+"""In a letter's pause: the reading said to go on (“念下去。”, 接着念, 念到这里，停了停) — the pause is the reading's, not a
+talk of its own (r62-4)."""
+LETTER_PAUSE_MAX = 4
+"""How many paragraphs (the listener's start, a word, “念下去”) a letter's reading may pause for and still be one letter
+read on: :func:`_read_on_signed`."""
+
+
+def _read_on_signed(ctx: CheckContext, lines: list[str], filled: list[int], read_ranks: list[int], end: int) -> bool:
+    """Whether the letter whose read part a run of lone quotes opens on is read on after a pause and signed: the next
+    read part after the run's last paragraph (rank ``end``) comes within :data:`LETTER_PAUSE_MAX` paragraphs and ends on
+    a signature naming a person (:data:`SIGNATURE`, :func:`_signer`), the pause saying the reading goes on
+    (:data:`READ_ON`). A letter opened on its salutation (“阿福：…”), read
+    on in a paragraph of its own, paused by the listener (阿三哥手里的纱一下子扯断了。 … “念下去。”) and read to its
+    signature (…哥。” 福生念完) is its writer's in every part; a reply right after a letter read to no signature stays
+    the listener's (:func:`_enclosed_runs`)."""
+    k = bisect_right(read_ranks, end)
+    if k >= len(read_ranks) or read_ranks[k] - end - 1 > LETTER_PAUSE_MAX \
+            or not any(READ_ON.search(lines[filled[r]]) for r in range(end + 1, read_ranks[k])):
+        return False
+    last = lines[filled[read_ranks[k]]].strip().rstrip("”」")
+    signed = SIGNATURE.search(last)
+    return signed is not None and not QUESTION_MARKS & set(last) and _signer(ctx, signed.group(1)) is not None
 
 
 def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
@@ -3519,16 +3553,8 @@ right after a quote stands for its speaker, and the next quote goes on that turn
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
-    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”, a kin word after it: “栓子哥，…”),
-    else ``None``."""
-    said = words.lstrip()
-    m = names.match(said)
-    if m is None:
-        return None
-    end = m.end() + 1 if said[m.end():m.end() + 1] in CALLED_KIN else m.end()
-    if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
-        return None
-    return ctx.aliases.get(m.group(), m.group())
+    """The person a quote calls by name at its very start (:func:`lw_storyrepo.listeners.called_at_start`)."""
+    return called_at_start(words, names, ctx.aliases)
 
 
 def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) -> bool:
@@ -3537,8 +3563,6 @@ def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) 
     return any(ctx.aliases.get(m.group(), m.group()) == who for m in names.finditer(words))
 
 
-CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
-"""A kin word after a name in a call (栓子哥，…): still the one called."""
 ADDRESSED = tuple("对向跟朝冲")
 """What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 
@@ -3799,6 +3823,38 @@ def _places_in(words: list[str]) -> dict[str, list[int]]:
     return out
 
 
+NAME_INTRODUCED = re.compile(r"(?:叫|叫做|名叫|唤作|称作|称|号|是)$|"
+                             r"(?:[那这一有哪](?:个|位|名)|是)[^，,。！？!?；;：:“”]{0,24}的$")
+"""What right before a person's name identifies them by it — the name given, not the person merely seen: a verb of
+calling or the copula (有个叫韩某的, 名叫X, 正是X, 会不会是X), or an introducing phrase closed by 的 (那个在路上专收汽油的X,
+是城南寺里的X). Read back from the name within :data:`NAME_INTRODUCED_REACH` characters."""
+NAME_INTRODUCED_REACH = 28
+"""How far before a gap person's name :data:`NAME_INTRODUCED` is looked for (an introducing phrase of 24 characters and
+its opening word)."""
+
+
+def _gap_person(ctx: CheckContext, keyword: str, words: str, sid: str = "") -> bool:
+    """Whether ``keyword`` names a person of an info gap's own — one the roster lists with no card (the buyer of stolen
+    fuel, the herdsman who hides a runaway, the monk who keeps a parcel), by a name no dictionary holds as a word — and
+    ``words`` identify them by it (:data:`NAME_INTRODUCED`: 有个叫X的, 那个…的X, 正是X), never inside a longer name
+    (:func:`_named`). Such a person is the gap's answer as a place no public text names is (the caller asks first that
+    no public text says the keyword): named as the one, by one who is not 知情人, the secret is out. The person seen or
+    mentioned doing anything else (X挑着筐从门口过, X来借过锄头) tells nothing (r62-1); a common noun the roster lists as a
+    person (哑巴, 货郎) is no name (r62-2); two words that spell the name (才让开一条道) are not introduced (r62-3). A
+    person with a card is in the book's public cast: said every day. When the context holds the gap's 内容
+    (:attr:`CheckContext.gap_grams`), the words must also share a pair of it beyond the name (那个专收汽油的X: the gap's
+    act; 城南寺里的X: its place) — a boy named at the door (那个叫X的小喇嘛跑了进来) is not the gap's answer (r62-5)."""
+    person = ctx.aliases.get(keyword, keyword)
+    cards = ctx.world.cards if ctx.world is not None else {}
+    if ctx.people is None or person not in ctx.people or person in cards or lexicon().freq.get(keyword) \
+            or not _named(keyword, words, person=True):
+        return False
+    grams = ctx.gap_grams.get(sid)
+    if grams is not None and not (_content_grams(words.replace(keyword, "\n")) & grams):
+        return False
+    return any(NAME_INTRODUCED.search(words, max(0, at - NAME_INTRODUCED_REACH), at) for at in starts_of(keyword, words))
+
+
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
                    revealed: set[str] | None = None, pov: str | None = None,
                    said: list[Voice] | None = None) -> list[Finding]:
@@ -3821,12 +3877,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     cards = ctx.world.cards if ctx.world is not None else {}
     named = things | {a for a, n in ctx.aliases.items() if n in cards or ctx.people is None or n in ctx.people or n in things}
 
-    def gives_away(kws: list[str], hit: list[str]) -> bool:
+    def gives_away(kws: list[str], hit: list[str], words: str, sid: str) -> bool:
         # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
         # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day — but a place
         # or a thing no public text names (the town a runaway went to, there only in the gap and the roster) is
-        # the gap's own answer, said alone or in a list of places
-        return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
+        # the gap's own answer, said alone or in a list of places; so is a person of the gap's own, one the roster
+        # lists with no card and no public text names (the buyer, the hider: :func:`_gap_person`)
+        return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k)))
+                                                  or _gap_person(ctx, k, words, sid))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
     holding: dict[str, list[int]] | None = None  # keyword -> the gaps (their indexes) holding it, built at the first hit
@@ -3857,14 +3915,14 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                         out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, voice.column,
                                            voice.words.strip()[:40]))
                     continue
-                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit):
+                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit, voice.words, sid):
                     seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
                     out.append(Finding("泄密", ERROR, f"叙述{seen_by}说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):
                 continue
-            if hit and gives_away(kws, hit):  # said by a guessed speaker: the author judges, no redraft forced
+            if hit and gives_away(kws, hit, voice.words, sid):  # said by a guessed speaker: the author judges, no redraft forced
                 out.append(Finding("泄密", WARN if voice.guessed else ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
                                    lineno, voice.column, voice.words[:40], Subject("知情人", who, sid)))
     return out
