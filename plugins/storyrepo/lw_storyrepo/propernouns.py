@@ -193,7 +193,10 @@ CRIES = frozenset(("苍天", "老天", "皇天", "上天", "天哪", "天啊", "
 STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES | CRIES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|表字|小字|乳名|别号|叫"
-INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
+CLOSING_PARTICLES = "吧了呢啊啦呀嘛喽咯哟"
+"""Sentence-final particles that may close what a naming verb introduced (叫你素心吧, 以后就叫他阿福啦): not part of the
+name. N37 (stop 62): 啦, 呀, 嘛, 喽, 咯, 哟 beside 吧, 了, 呢, 啊 (叫你+扇骨+啦 read 扇骨啦, not 扇骨)."""
+INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[{CLOSING_PARTICLES}]?[，。！？、：；“”「」\s]|$)")
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士|"
                         r"用户|网友|主播|粉丝|玩家|客人|顾客|乘客|病人|学生|工人|猎人|商人|老乡)")
@@ -2583,13 +2586,15 @@ def _counted(text: str, name: str) -> bool:
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
-                and len(name) == 2:
-            return True
+                and (len(name) == 2 or bool(lexicon().freq.get(name[1:]))):
+            return True  # 一张琴; 一汪+咸水 (N37: the measure before a word of the dictionary)
     return False
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
-"""Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕汪包顶盘席")
+"""Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke). N37
+(stop 62): the measures that are surnames' characters too, of a pool of water, a packet, a hat or a tent, a dish and a
+talk (一汪+咸水, 两包+点心, 一顶+毡帽, 一盘+咸鸭蛋, 一席+话): after a numeral they count, they open no name."""
 SHOP_MEASURES = frozenset("家")
 """The measure word of a shop or a firm (一家米行): before a word with no name's suffix it counts a trade's place, not
 someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun is not read: a determiner or a numeral
@@ -2863,6 +2868,41 @@ def _adverb_tailed(lex: _Lexicon, word: str, named: bool = False) -> bool:
     if not named and lex.tags.get(tail, "")[:1] == "d" and lex.common(tail) and min(lex.given(c) for c in tail) < 0.5:
         return True  # 谭+立新 reads as a given name, though the dictionary has 立新 as an adverb
     return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
+
+
+def _subject_adverb_glued(text: str, name: str) -> bool:
+    """Whether ``name`` (three characters or more) is a subject the draft says more often on its own, glued to one of
+    :data:`CLAUSE_ADVERBS` the clause goes on with: 初雪+就是…, 老周+也来了, 阿福+都知道 (N37, stop 62). The mirror of
+    :func:`_verb_glued` at a name's end; a name ending in such a character is said whole as often as its head."""
+    return len(name) >= 3 and name[-1] in CLAUSE_ADVERBS and text.count(name[:-1]) > text.count(name)
+
+
+EASE_HEADS = frozenset("好难")
+"""Characters that before a one-character verb make an adjective of ease (好走, 难走, 好找, 难缠): 路+好走, 门+难进 — a
+noun and its predicate, though a surname (路, 门) may open the pair (N37, stop 62)."""
+
+
+def _ease_predicate(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` (two characters, read as someone) ends in one of :data:`EASE_HEADS` that, every place it is said,
+    stands before a verb's character (路好+走了些, 这事难+办): a noun and how easy it is, not a person."""
+    if len(name) != 2 or name[-1] not in EASE_HEADS:
+        return False
+    nexts = [text[at + 2:at + 3] for at in starts_of(name, text)]
+    return bool(nexts) and all(n and lex.tags.get(n, "")[:1] == "v" for n in nexts)
+
+
+VERB_SLOT_LEADS = frozenset("会能要想肯敢去来再又还正地着")
+"""What stands right before an act: a modal (会+画草图, 想+学手艺), an adverb of it, 地 of manner (一张一张地+画草图), 着
+of a second act: a word said only after one is a verb and its object, not a thing's name (N37, stop 62)."""
+
+
+def _verb_object(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` (three characters, read as a thing) is one character and a noun of the dictionary (画+草图,
+    学+手艺, 写+对联), said only right after one of :data:`VERB_SLOT_LEADS`: an act and its object."""
+    if len(name) != 3 or lex.tags.get(name[1:], "")[:1] != "n" or not lex.common(name[1:]):
+        return False
+    befores = [text[at - 1:at] for at in starts_of(name, text)]
+    return bool(befores) and all(b and b in VERB_SLOT_LEADS for b in befores)
 
 
 PREDICATE_TAIL_TAGS = frozenset("af")
@@ -3613,6 +3653,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and _predicate_tailed(lex, name))  # 风+大 (N27)
+        kept = kept and not (not c.named and _subject_adverb_glued(text, name))  # 初雪+就 (N37)
+        kept = kept and not (c.kind == "人物" and not c.named and _ease_predicate(lex, text, name))  # 路+好走 (N37)
+        kept = kept and not (c.kind == "物品" and not c.named and _verb_object(lex, text, name))  # 画+草图 (N37)
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
