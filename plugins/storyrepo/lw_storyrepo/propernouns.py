@@ -1689,6 +1689,119 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
                 break
 
 
+ORDINAL_BODY_HEADS = ("分队", "大队", "中队", "小队", "支队", "纵队", "队", "处", "团", "厂", "局", "营", "连")
+"""N37 (stop 62): the heads of a body numbered in its series (第三+疟防+队, 第七+工程+处, 青海+第七+地质+队): a team, an
+office, a troupe, a works, a bureau, a battalion or a company. Read only after 第, a numeral and a trade."""
+ORDINAL_MEASURES = MEASURES | frozenset("次回遍届年月日天号本期轮排代拨批等级种样步笔")
+"""What right after 第 and a numeral counts, not a trade (第一+次, 第三+个厂, 第二+天): no body's name goes on there."""
+ORDINAL_TRADE_BAD = frozenset("的了着过是在把被这那么吗呢吧啊呀你我他她它没和与就也都又还有")
+"""Characters of a clause, never of a trade between 第N and a head (第一次公演是团: 是); 地 is left out (地质队)."""
+ORDINAL_BODY_NEXT_BAD = frozenset("长员部里内外上")
+"""What after the head makes it a person or a part (第七地质队+长, 第三疟防队+员, 第二连+里)."""
+ORDINAL_BODY = re.compile("第[一二三四五六七八九十百零〇两]+(?=([\u4e00-\u9fff]{1,4}?)("
+                          + "|".join(sorted(ORDINAL_BODY_HEADS, key=len, reverse=True)) + "))")
+ORDINAL_BODY_PLACE_TAGS = ("ns",)
+
+
+def _ordinal_body_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a body named by its place in a series: 第, a numeral, the words of its trade and a head of
+    :data:`ORDINAL_BODY_HEADS` (第三疟防队, 第七工程处), with the place the dictionary knows right before 第 when there is
+    one (青海+第七地质队). The trade holds no function character and opens on no measure (第一次, 第三个厂:
+    :data:`ORDINAL_MEASURES`); nothing of :data:`ORDINAL_BODY_NEXT_BAD` follows the head (第七地质队长 is its leader)."""
+    for m in ORDINAL_BODY.finditer(line):
+        trade, head = m.group(1), m.group(2)
+        end = m.end() + len(trade) + len(head)
+        if trade[0] in ORDINAL_MEASURES or set(trade) & ORDINAL_TRADE_BAD \
+                or line[end:end + 1] in ORDINAL_BODY_NEXT_BAD and line[end:end + 1] != "" \
+                or (end < len(line) and end not in bounds and CJK.fullmatch(line[end])):
+            continue
+        start = m.start()
+        for size in (3, 2):
+            place = line[start - size:start]
+            if start - size >= 0 and start - size in bounds and lex.tags.get(place, "").startswith(ORDINAL_BODY_PLACE_TAGS):
+                start -= size
+                break
+        yield line[start:end], start
+
+
+CALLED_BODY = re.compile("(?<![不没])(?:叫做|名叫|唤作|名为|叫)([\u4e00-\u9fff]{2,8}?)("
+                         + "|".join(sorted(set(CHAIN_HEADS) | set(COUNTRY_INSTITUTIONS), key=len, reverse=True))
+                         + ")(?=[，。！？、；：”」]|$)")
+"""N37 (stop 62): a naming verb, a stem and the head of a body (叫+大垟+供销社, 名叫+东风人民+公社, 叫+清源环保+公司): the
+body's whole name, however many characters its stem (:data:`INTRO` reads four at most)."""
+
+
+def _called_body_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a body named by :data:`CALLED_BODY`: the stem opens on no pronoun, preposition or
+    demonstrative (叫+这个公司), holds no function character and is no kind of body (叫+宗门+…: :data:`GENERIC_STEMS`)."""
+    for m in CALLED_BODY.finditer(line):
+        stem = m.group(1)
+        if stem[0] in STEM_LEAD_BAD or stem[0] in DEMONSTRATIVES or set(stem) & FUNCTION or stem in GENERIC_STEMS \
+                or lex.tags.get(stem[:2], "x")[:1] in "rdcpmq":
+            continue
+        yield stem + m.group(2), m.start(1)
+
+
+FIRM_DEFINED = re.compile(r"(?:^|(?<=[。！？；，：“”「」]))([\u4e00-\u9fff]{2,3}?)是[^，。！？；：“”]{0,24}?"
+                          r"(?:公司|企业|商号|字号|买卖|一家|这家|那家|店|铺|厂|作坊|"
+                          r"[做跑开卖收贩运租][^，。！？；“”]{1,6}(?<!用)的(?=[，。！？；”]|$))")
+"""N37 (stop 62): a firm's short name said as the subject of what it is (通和是跑船的, 极光是哈尔滨做冰雕最大的公司, 极光是
+白桦沟唯一一家租…): a business's word (公司, 店, 一家 …) or a trade's act and 的 (跑船的, 卖米的), in one clause (酸汤是按
+奶奶的方子，在贵州找了个食品厂 defines no firm); what a thing is used for is no trade (麦秸是烧锅做饭用的)."""
+FIRM_SAID_LEADS = frozenset("家是的到去在进叫找")
+"""What stands before a firm said in full: a count (一家+通和船行), a copula or a genitive (是+极光冰艺, 的+极光装备租赁),
+a verb of going or seeking (去+X, 找+X)."""
+FIRM_TRADE_MAX = 4
+"""The most characters of the trade words after a firm's short name (冰艺, 船行, 装备租赁)."""
+
+
+def _firm_trade(lex: _Lexicon, line: str, bounds: set[int], at: int) -> str:
+    """The trade words said at column ``at`` of ``line``: up to two tokens, each a noun of the dictionary, a verbal
+    noun, a word of two or more characters (租赁) after a noun, or no word at all (冰艺); empty when they are a word for
+    someone (伙计, 老板) or a place's part (门口), or when none is read."""
+    words = ""
+    edges = sorted(b for b in bounds if at < b <= at + FIRM_TRADE_MAX)
+    start = at
+    for end in edges:
+        token = line[start:end]
+        tag = lex.tags.get(token, "")
+        if not CJK.fullmatch(token) or set(token) & FUNCTION or token[0] in LOCALIZERS \
+                or not (tag[:1] == "n" or tag == "vn" or not tag or (words and len(token) >= 2 and tag[:1] == "v")):
+            break
+        words += token
+        start = end
+        if len(words) >= FIRM_TRADE_MAX or words != token:
+            break
+    if not words or _someone_word(lex, words) or lex.tags.get(words, "x")[:1] in "sf":
+        return ""
+    return words
+
+
+def _firm_short_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of a firm said in full once its short name is the subject of what it is
+    (:data:`FIRM_DEFINED`): the short name, then its trade words (:func:`_firm_trade`), after one of
+    :data:`FIRM_SAID_LEADS`; the whole no word of the dictionary (通和+船行, 极光+冰艺, 极光+装备租赁). The short name holds
+    none of :data:`SHOP_STEM_BAD` (同和, 通和: a conjunction elsewhere, a shop's word here), opens on no verb-like lead
+    or demonstrative, and is no word for someone, no pronoun, adverb, number, time or side."""
+    stems: set[str] = set()
+    for i in bounds_of:
+        for m in FIRM_DEFINED.finditer(lines[i]):
+            stem = m.group(1)
+            if not set(stem) & SHOP_STEM_BAD and stem[0] not in STEM_LEAD_BAD and stem[0] not in DEMONSTRATIVES \
+                    and not _someone_word(lex, stem) and lex.tags.get(stem, "x")[:1] not in "rdcpmqtfs":
+                stems.add(stem)
+    for stem in sorted(stems):
+        for i, bounds in bounds_of.items():
+            line = lines[i]
+            for at in starts_of(stem, line):
+                after = at + len(stem)
+                if at == 0 or line[at - 1] not in FIRM_SAID_LEADS or at not in bounds or after not in bounds:
+                    continue
+                trade = _firm_trade(lex, line, bounds, after)
+                if trade and not lex.freq.get(stem + trade):
+                    yield stem + trade, i, at
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -3529,6 +3642,16 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue
             candidates[name] = _Candidate(name, "组织", 2, context=True, first=(i, col))
             insort(backwards, eman)
+    for i, bounds in bounds_of.items():  # N37: 青海第七地质队; 叫大垟供销社
+        for name, col in _ordinal_body_candidates(lex, lines[i], bounds):
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.shape, c.context = 2, True
+        for name, col in _called_body_candidates(lex, lines[i]):
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.shape, c.context, c.named = 2, True, True
+    for name, i, col in _firm_short_candidates(lex, lines, bounds_of):  # 通和是跑船的 … 一家通和船行 (N37)
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        c.shape, c.context = 2, True
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
