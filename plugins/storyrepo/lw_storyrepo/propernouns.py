@@ -1742,9 +1742,12 @@ def _called_body_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int
         yield stem + m.group(2), m.start(1)
 
 
-FIRM_DEFINED = re.compile(r"(?:^|(?<=[。！？；，：“”「」]))([\u4e00-\u9fff]{2,3}?)是[^，。！？；：“”]{0,24}?"
-                          r"(?:公司|企业|商号|字号|买卖|一家|这家|那家|店|铺|厂|作坊|"
-                          r"[做跑开卖收贩运租][^，。！？；“”]{1,6}(?<!用)的(?=[，。！？；”]|$))")
+FIRM_ACTS = frozenset("做跑开卖收贩运租拉修印造打织染榨酿编刻倒")
+"""The acts of a trade a firm is said to do (跑船的, 卖米的, 拉货的, 修车的, 打铁的, 倒腾…的): right after 是, one of them,
+what it works on, 的 (稿子是王亚龙帮她送到场部的: who did what to a thing, no trade)."""
+FIRM_DEFINED = re.compile(r"(?:^|(?<=[。！？；，：“”「」]))([\u4e00-\u9fff]{2,3}?)是(?:"
+                          r"[" + "".join(sorted(FIRM_ACTS)) + "][^，。！？；：“”]{1,6}(?<!用)的(?=[，。！？；”]|$)|"
+                          r"[^，。！？；：“”]{0,24}?(?:公司|企业|商号|字号|买卖|一家|这家|那家|店|铺|厂|作坊))")
 """N37 (stop 62): a firm's short name said as the subject of what it is (通和是跑船的, 极光是哈尔滨做冰雕最大的公司, 极光是
 白桦沟唯一一家租…): a business's word (公司, 店, 一家 …) or a trade's act and 的 (跑船的, 卖米的), in one clause (酸汤是按
 奶奶的方子，在贵州找了个食品厂 defines no firm); what a thing is used for is no trade (麦秸是烧锅做饭用的)."""
@@ -3010,9 +3013,9 @@ of a second act: a word said only after one is a verb and its object, not a thin
 
 
 def _verb_object(lex: _Lexicon, text: str, name: str) -> bool:
-    """Whether ``name`` (three characters, read as a thing) is one character and a noun of the dictionary (画+草图,
-    学+手艺, 写+对联), said only right after one of :data:`VERB_SLOT_LEADS`: an act and its object."""
-    if len(name) != 3 or lex.tags.get(name[1:], "")[:1] != "n" or not lex.common(name[1:]):
+    """Whether ``name`` (three characters, read as a thing) is one character and a noun or a verbal noun of the
+    dictionary (画+草图, 学+手艺, 写+对联), said only right after one of :data:`VERB_SLOT_LEADS`: an act and its object."""
+    if len(name) != 3 or not lex.tags.get(name[1:], "").startswith(("n", "vn")) or not lex.common(name[1:]):
         return False
     befores = [text[at - 1:at] for at in starts_of(name, text)]
     return bool(befores) and all(b and b in VERB_SLOT_LEADS for b in befores)
