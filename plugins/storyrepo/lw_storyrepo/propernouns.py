@@ -1754,18 +1754,17 @@ FIRM_DEFINED = re.compile(r"(?:^|(?<=[。！？；，：“”「」]))([\u4e00-
 FIRM_SAID_LEADS = frozenset("家是的到去在进叫找")
 """What stands before a firm said in full: a count (一家+通和船行), a copula or a genitive (是+极光冰艺, 的+极光装备租赁),
 a verb of going or seeking (去+X, 找+X)."""
-FIRM_TRADE_MAX = 4
+FIRM_TRADE_CHARS = 4
 """The most characters of the trade words after a firm's short name (冰艺, 船行, 装备租赁)."""
 
 
-def _firm_trade(lex: _Lexicon, line: str, bounds: set[int], at: int) -> str:
-    """The trade words said at column ``at`` of ``line``: up to two tokens, each a noun of the dictionary, a verbal
-    noun, a word of two or more characters (租赁) after a noun, or no word at all (冰艺); empty when they are a word for
-    someone (伙计, 老板) or a place's part (门口), or when none is read."""
+def _firm_trade(lex: _Lexicon, line: str, edges: list[int], at: int) -> str:
+    """The trade words said at column ``at`` of ``line`` (``edges``: the line's token starts, sorted): up to two tokens,
+    each a noun of the dictionary, a verbal noun, a word of two or more characters (租赁) after a noun, or no word at
+    all (冰艺); empty when they are a word for someone (伙计, 老板) or a place's part (门口), or when none is read."""
     words = ""
-    edges = sorted(b for b in bounds if at < b <= at + FIRM_TRADE_MAX)
     start = at
-    for end in edges:
+    for end in edges[bisect_right(edges, at):bisect_right(edges, at + FIRM_TRADE_CHARS)]:
         token = line[start:end]
         tag = lex.tags.get(token, "")
         if not CJK.fullmatch(token) or set(token) & FUNCTION or token[0] in LOCALIZERS \
@@ -1773,7 +1772,7 @@ def _firm_trade(lex: _Lexicon, line: str, bounds: set[int], at: int) -> str:
             break
         words += token
         start = end
-        if len(words) >= FIRM_TRADE_MAX or words != token:
+        if len(words) >= FIRM_TRADE_CHARS or words != token:
             break
     if not words or _someone_word(lex, words) or lex.tags.get(words, "x")[:1] in "sf":
         return ""
@@ -1785,7 +1784,8 @@ def _firm_short_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int,
     (:data:`FIRM_DEFINED`): the short name, then its trade words (:func:`_firm_trade`), after one of
     :data:`FIRM_SAID_LEADS`; the whole no word of the dictionary (通和+船行, 极光+冰艺, 极光+装备租赁). The short name holds
     none of :data:`SHOP_STEM_BAD` (同和, 通和: a conjunction elsewhere, a shop's word here), opens on no verb-like lead
-    or demonstrative, and is no word for someone, no pronoun, adverb, number, time or side."""
+    or demonstrative, and is no word for someone, no pronoun, adverb, number, time or side. The short names are sought
+    by one pattern, each line read once (a draft of thousands of definitions is not read once per name)."""
     stems: set[str] = set()
     for i in bounds_of:
         for m in FIRM_DEFINED.finditer(lines[i]):
@@ -1793,16 +1793,20 @@ def _firm_short_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int,
             if not set(stem) & SHOP_STEM_BAD and stem[0] not in STEM_LEAD_BAD and stem[0] not in DEMONSTRATIVES \
                     and not _someone_word(lex, stem) and lex.tags.get(stem, "x")[:1] not in "rdcpmqtfs":
                 stems.add(stem)
-    for stem in sorted(stems):
-        for i, bounds in bounds_of.items():
-            line = lines[i]
-            for at in starts_of(stem, line):
-                after = at + len(stem)
-                if at == 0 or line[at - 1] not in FIRM_SAID_LEADS or at not in bounds or after not in bounds:
-                    continue
-                trade = _firm_trade(lex, line, bounds, after)
-                if trade and not lex.freq.get(stem + trade):
-                    yield stem + trade, i, at
+    said = _alternation(stems, "\n".join(lines)) if stems else None
+    if said is None:
+        return
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        edges: list[int] | None = None
+        for m in said.finditer(line):
+            at, after = m.start(), m.end()
+            if at == 0 or line[at - 1] not in FIRM_SAID_LEADS or at not in bounds or after not in bounds:
+                continue
+            edges = sorted(bounds) if edges is None else edges
+            trade = _firm_trade(lex, line, edges, after)
+            if trade and not lex.freq.get(m.group() + trade):
+                yield m.group() + trade, i, at
 
 
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
