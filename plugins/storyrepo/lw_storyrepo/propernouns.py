@@ -263,6 +263,15 @@ PLACE_HEAD_WORDS = frozenset(("地方", "村子", "村庄", "小村", "镇子", 
 bound as PLACE_HEADS, which the longer-word guard's characters below rebound (stop 60's read: a place read as 组织)."""
 HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道具", "武器", "宝贝", "法宝", "匕首", "刀", "剑", "枪", "技能", "名字",
               "名儿", "主播", "博主", "网红", "歌手", "演员", "模特", "选手", "队员", "新人", "用户", "网友")
+NAMED_KINDS = ("船", "舟", "艇", "筏", "车", "马", "驴", "骡", "牛", "狗", "猫", "鹰", "鸽", "骆驼", "琴", "笛", "铃", "钟", "鼓",
+               "笔", "刀", "剑", "枪", "锤")
+"""N37 (stop 62): the kinds of things and beasts a book names one of (这条船叫菱角, 这马叫火车, 矮脚马叫黑豆, 管这辆车叫骆驼,
+这铃叫喜鹊): a vessel, a cart, a beast of burden or a pet, a hawk or a pigeon, an instrument, a bell, a blade; after the
+kind, 叫 and an ordinary word is the thing's name, not a call for the word (叫条子). Its cry is no name: see
+:data:`CRY_WORDS`."""
+CRY_WORDS = frozenset(_COUNT) | frozenset("头了着得声起个")
+"""What opens a beast's cry or a call after 叫 (马叫了两声, 鸡叫头遍, 狗叫得凶, 叫起来): no name starts so."""
+NAMED_KIND = re.compile(rf"(?:{'|'.join(NAMED_KINDS)})[，,]?(?:也|就|都)?$")
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
@@ -3577,6 +3586,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            kind_named = m.group().startswith("叫") and word[0] not in CRY_WORDS \
+                and NAMED_KIND.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 这马叫火车 (N37)
+            headed = headed or kind_named
             # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
             called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
                 and not _someone_word(lex, word) and not set(word) & KIN_CHARS
@@ -3598,7 +3610,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if _clean(word, end_vouched=ends_ok, introduced=True) and (word[0] not in STEM_LEAD_BAD or surnamed) and ends_ok \
                     and (word[-1] not in PARTICLES or surnamed) \
                     and not _A_NOT_A.fullmatch(word):
-                kind = _kind_by_suffix(word, "物品" if "它" in line[m.start() - 1:m.start() + 2] else "人物")  # 管它叫铁公鸡: a thing
+                kind = _kind_by_suffix(word, "物品" if "它" in line[m.start() - 1:m.start() + 2] or kind_named
+                                       else "人物")  # 管它叫铁公鸡, 这条船叫菱角: a thing
                 person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 if person:
