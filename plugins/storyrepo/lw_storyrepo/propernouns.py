@@ -202,11 +202,12 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
                         r"用户|网友|主播|粉丝|玩家|客人|顾客|乘客|病人|学生|工人|猎人|商人|老乡)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名|笔名|署名|呼号|自号"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名|全名|本名|真名|原名|微信名|用户名|账号名|群名)(?:就|也|却|便)?"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:[，,](?:就|也)?(?:叫做|叫作|叫|唤作)|(?:也就|就|也)?(?:叫做|叫|是|唤作)?)|(?:名字|名称|名号|队名|团名|歌名|店名|船名|全名|本名|真名|原名|微信名|用户名|账号名|群名)(?:就|也|却|便)?"
                          rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
-someone's before it and a comma after (写着她的名字，韦小雨)."""
+someone's before it and a comma after (写着她的名字，韦小雨). N37 (stop 62): a nickname's word, a comma and 叫 (有了外号，叫书包;
+绰号，叫作X); after a comma without 叫 the clause goes on (外号，是亲近的意思)."""
 NAME_GIVER = re.compile(r"的[^，。！？；：“”「」]{1,5}?(?:给|替|帮)?(?:起|取|改|定|想|选|挑)的")
 """After what a name word's 是 seems to name, the rest of who gave the name (名字是村里+的老塾师给起的, 名字是村里+的老先生起的):
 a common word of the frame (村里) is the giver's place or household, no name; a coined one is still a place's name
