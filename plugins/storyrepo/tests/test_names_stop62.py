@@ -118,3 +118,25 @@ def test_an_act_and_its_object_after_a_modal() -> None:
     assert _verb_object(lex, "我会画草图。她一张一张地画草图。", "画草图")
     assert _verb_object(lex, "他会写对联。", "写对联")
     assert not _verb_object(lex, "墙上那张画草图旧了。我会画草图。", "画草图")  # said once as a thing: left to the others
+
+
+def test_a_things_kind_before_its_name() -> None:
+    """这条船叫X, 这马叫X, 管这辆车叫X, 这铃叫X: an ordinary word after a thing's or a beast's kind and 叫 is its name
+    (siblings no book uses: a pigeon, a drum)."""
+    assert "铁头" in _found("他那只灰鸽叫铁头，飞得最远。\n铁头每天早上回笼。")
+    assert "响雷" in _found("祠堂里那面鼓叫响雷，一敲半个镇都听得见。\n响雷是老族长留下的。")
+    found = {n.name: n.kind for n in find_new_nouns("村里那条渡船叫太平，船板补了又补。\n太平靠了岸。", [])}
+    assert found.get("太平") == "物品"
+
+
+def test_a_beasts_cry_is_no_name() -> None:
+    """Near misses: 叫 as the beast's cry or a call (马叫了两声, 鸡叫头遍, 狗叫得凶), a call for a thing (叫条船)."""
+    found = _found("院里的马叫了两声。\n天快亮时鸡叫头遍。\n那条狗叫得凶。")
+    assert not found & {"了两声", "头遍", "得凶"}
+
+
+def test_a_nickname_word_a_comma_and_called() -> None:
+    """有了外号，叫X; 绰号，叫作X: someone's nickname. Near miss: 外号，是… goes on as a clause."""
+    assert "秤杆" in _found("到了秋天，他有了外号，叫秤杆。\n秤杆瘦得像根竹子。")
+    found = _found("这个外号，是亲近的意思。\n大家都笑了。")
+    assert not {n for n in found if n.startswith("是")}
