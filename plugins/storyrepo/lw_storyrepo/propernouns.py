@@ -272,6 +272,21 @@ kind, 叫 and an ordinary word is the thing's name, not a call for the word (叫
 :data:`CRY_WORDS`."""
 CRY_WORDS = frozenset(_COUNT) | frozenset("头了着得声起个")
 """What opens a beast's cry or a call after 叫 (马叫了两声, 鸡叫头遍, 狗叫得凶, 叫起来): no name starts so."""
+PASSIVE_RESULTS = frozenset("走翻伤病坏破死跑响掉倒碎断湿透醒住")
+"""The results of a deed a passive 叫 (= 被) reports (马叫狼叼+走+了, 船叫浪打+翻, 驴叫雨淋+病: r62-1)."""
+PASSIVE_AFTER = frozenset("了过着")
+"""An aspect after what 叫 introduced: a deed done (那匹马叫狼叼走了), never a name."""
+
+
+def _passive_done(lex: _Lexicon, line: str, end: int, word: str) -> bool:
+    """Whether ``word`` after 叫, ending at column ``end`` of ``line``, is what was done to the thing before 叫 (the
+    northern passive, r62-1): three characters or more ending in a result of :data:`PASSIVE_RESULTS` (狼叼+走), or in a
+    verb's character with an aspect of :data:`PASSIVE_AFTER` after it (狗+咬了). A name said with 了 after it stays (它就叫
+    千里眼了: 眼 no verb)."""
+    return len(word) >= 3 and (word[-1] in PASSIVE_RESULTS
+                               or (line[end:end + 1] in PASSIVE_AFTER and lex.tags.get(word[-1], "")[:1] == "v"))
+
+
 NAMED_KIND = re.compile(rf"(?:{'|'.join(NAMED_KINDS)})[，,]?(?:也|就|都)?$")
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
@@ -1702,10 +1717,12 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
 ORDINAL_BODY_HEADS = ("分队", "大队", "中队", "小队", "支队", "纵队", "队", "处", "团", "厂", "局", "营", "连")
 """N37 (stop 62): the heads of a body numbered in its series (第三+疟防+队, 第七+工程+处, 青海+第七+地质+队): a team, an
 office, a troupe, a works, a bureau, a battalion or a company. Read only after 第, a numeral and a trade."""
-ORDINAL_MEASURES = MEASURES | frozenset("次回遍届年月日天号本期轮排代拨批等级种样步笔")
-"""What right after 第 and a numeral counts, not a trade (第一+次, 第三+个厂, 第二+天): no body's name goes on there."""
-ORDINAL_TRADE_BAD = frozenset("的了着过是在把被这那么吗呢吧啊呀你我他她它没和与就也都又还有")
-"""Characters of a clause, never of a trade between 第N and a head (第一次公演是团: 是); 地 is left out (地质队)."""
+ORDINAL_MEASURES = MEASURES | frozenset("次回遍届年月日天号本期轮排代拨批等级种样步笔时梯线")
+"""What right after 第 and a numeral counts, not a trade (第一+次, 第三+个厂, 第二+天), or makes a common word with it
+(第一+时间, 第一+梯队, 第一+线: r62-2): no body's name goes on there."""
+ORDINAL_TRADE_BAD = frozenset("的了着过是在把被这那么吗呢吧啊呀你我他她它没和与就也都又还有到回进去出赶冲跑送来")
+"""Characters of a clause, never of a trade between 第N and a head (第一次公演是团: 是; 第一时间+赶回+厂: a verb of
+going, r62-2); 地 is left out (地质队). A trade's verb of work stays (勘探+大队, 修建+处)."""
 ORDINAL_BODY_NEXT_BAD = frozenset("长员部里内外上")
 """What after the head makes it a person or a part (第七地质队+长, 第三疟防队+员, 第二连+里)."""
 ORDINAL_BODY = re.compile("第[一二三四五六七八九十百零〇两]+(?=([\u4e00-\u9fff]{1,4}?)("
@@ -3587,9 +3604,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
-            kind_named = m.group().startswith("叫") and word[0] not in CRY_WORDS \
+            kind_named = m.group().startswith("叫") and word[0] not in CRY_WORDS and not _passive_done(lex, line, m.end(1), word) \
                 and NAMED_KIND.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 这马叫火车 (N37)
             headed = headed or kind_named
+            if m.group().startswith("叫") and m.group()[1:2] not in "你他她我它" and len(word) >= 3 \
+                    and _passive_done(lex, line, m.end(1), word):
+                continue  # 船叫浪打翻了: the passive 叫 and the deed (r62-1)
             # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
             called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
                 and not _someone_word(lex, word) and not set(word) & KIN_CHARS

@@ -140,3 +140,21 @@ def test_a_nickname_word_a_comma_and_called() -> None:
     assert "秤杆" in _found("到了秋天，他有了外号，叫秤杆。\n秤杆瘦得像根竹子。")
     found = _found("这个外号，是亲近的意思。\n大家都笑了。")
     assert not {n for n in found if n.startswith("是")}
+
+
+def test_the_passive_called_is_no_name() -> None:
+    """r62-1: 叫 after a beast or a thing is the northern passive as often as a naming (X叫Y+verb+了): no name. Near
+    miss: a name said with 了 after it (往后它就叫千里眼了) stays."""
+    for text, deed in (("那匹马叫狼叼走了。", "狼叼走"), ("这条船叫浪打翻了。", "浪打翻"), ("那只猫叫狗咬伤了。", "狗咬伤"),
+                       ("这头驴叫雨淋病了。", "雨淋病"), ("老汉说这铃叫风吹响了。", "风吹响"), ("那口钟叫人敲破。", "人敲破")):
+        assert deed not in _found(text), text
+    assert "顺水耳" in _found("往后这条船就叫顺水耳了，你别改。\n顺水耳靠了岸。")
+
+
+def test_a_first_moment_or_echelon_is_no_body() -> None:
+    """r62-2: 第一时间+赶回+厂, 第一时间+冲进+营, 第一梯队: a moment, a verb of going, a common noun — no numbered body."""
+    assert _ordinal("出了事，他第一时间赶回厂。") == []
+    assert _ordinal("枪声一响，三排第一时间冲进营。") == []
+    assert _ordinal("咱们是第一梯队，先上。") == []
+    assert _ordinal("他们第二天跑去厂里。") == []
+    assert _ordinal("她调进了第六纺织厂。") == ["第六纺织厂"]  # a trade of nouns still names the body
