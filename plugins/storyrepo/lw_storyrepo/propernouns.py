@@ -2733,8 +2733,11 @@ def _counted(text: str, name: str) -> bool:
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
-                and (len(name) == 2 or bool(lexicon().freq.get(name[1:]))):
-            return True  # 一张琴; 一汪+咸水 (N37: the measure before a word of the dictionary)
+                and len(name) == 2:
+            return True  # 一张琴
+        if name[0] in THING_MEASURES and len(name) == 3 and lexicon().freq.get(name[1:]) \
+                and all(text[a - 1:a] and (text[a - 1] in NUMERALS or text[a - 1] in DETERMINERS) for a in starts_of(name, text)):
+            return True  # 一汪+咸水, 那包+咸鱼 (N37): counted every time it is said (这席明月 … 席明月坐着: someone, r62-3)
     return False
 
 

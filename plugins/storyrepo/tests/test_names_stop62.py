@@ -158,3 +158,10 @@ def test_a_first_moment_or_echelon_is_no_body() -> None:
     assert _ordinal("咱们是第一梯队，先上。") == []
     assert _ordinal("他们第二天跑去厂里。") == []
     assert _ordinal("她调进了第六纺织厂。") == ["第六纺织厂"]  # a trade of nouns still names the body
+
+
+def test_a_surname_measure_before_a_full_name_said_alone() -> None:
+    """r62-3: 这席明月 with 席明月 said alone elsewhere is someone, not a thing counted (the measure counts only after a
+    numeral, every time)."""
+    assert "席明月" in _found("席明月坐在门口。这席明月，从小就爱哭。席明月抹了抹眼睛。")
+    assert "包青禾" in _found("包青禾推门进来。一包青禾说不上，可包青禾笑了。")
