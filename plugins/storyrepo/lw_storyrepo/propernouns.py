@@ -2719,7 +2719,7 @@ def _hour(name: str) -> bool:
 def _counted(text: str, name: str) -> bool:
     """Whether ``name``, read as someone, is a thing counted somewhere in ``text``: a numeral or a determiner and
     a measure word before it (两根艾草, 一把旧折扇), or a measure word that starts it after a numeral
-    (一张琴: 张 the measure, not the surname). A name is never counted; a person is (一个, 一位 are
+    (一张琴: 张 the measure, not the surname; 一汪咸水, 那包咸鱼: three characters, counted wherever said). A name is never counted; a person is (一个, 一位 are
     not read as counting here: 一位王先生 is someone)."""
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
@@ -2735,10 +2735,10 @@ def _counted(text: str, name: str) -> bool:
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
                 and len(name) == 2:
             return True  # 一张琴
-        if name[0] in THING_MEASURES and len(name) == 3 and lexicon().freq.get(name[1:]) \
-                and all(text[a - 1:a] and (text[a - 1] in NUMERALS or text[a - 1] in DETERMINERS) for a in starts_of(name, text)):
-            return True  # 一汪+咸水, 那包+咸鱼 (N37): counted every time it is said (这席明月 … 席明月坐着: someone, r62-3)
-    return False
+    # 一汪+咸水, 那包+咸鱼 (N37): a measure that is a surname's character, counted every time it is said (这席明月 …
+    # 席明月坐着: someone, r62-3); read once, after the loop
+    return name[0] in THING_MEASURES and len(name) == 3 and bool(lexicon().freq.get(name[1:])) \
+        and all(text[a - 1:a] and (text[a - 1] in NUMERALS or text[a - 1] in DETERMINERS) for a in starts_of(name, text))
 
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕汪包顶盘席")
