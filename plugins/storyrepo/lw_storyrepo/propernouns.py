@@ -193,17 +193,21 @@ CRIES = frozenset(("苍天", "老天", "皇天", "上天", "天哪", "天啊", "
 STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES | CRIES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|表字|小字|乳名|别号|叫"
-INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
+CLOSING_PARTICLES = "吧了呢啊啦呀嘛喽咯哟"
+"""Sentence-final particles that may close what a naming verb introduced (叫你素心吧, 以后就叫他阿福啦): not part of the
+name. N37 (stop 62): 啦, 呀, 嘛, 喽, 咯, 哟 beside 吧, 了, 呢, 啊 (叫你+扇骨+啦 read 扇骨啦, not 扇骨)."""
+INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[{CLOSING_PARTICLES}]?[，。！？、：；“”「」\s]|$)")
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士|"
                         r"用户|网友|主播|粉丝|玩家|客人|顾客|乘客|病人|学生|工人|猎人|商人|老乡)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名|笔名|署名|呼号|自号"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名|全名|本名|真名|原名|微信名|用户名|账号名|群名)(?:就|也|却|便)?"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:[，,](?:就|也)?(?:叫做|叫作|叫|唤作)|(?:也就|就|也)?(?:叫做|叫|是|唤作)?)|(?:名字|名称|名号|队名|团名|歌名|店名|船名|全名|本名|真名|原名|微信名|用户名|账号名|群名)(?:就|也|却|便)?"
                          rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
-someone's before it and a comma after (写着她的名字，韦小雨)."""
+someone's before it and a comma after (写着她的名字，韦小雨). N37 (stop 62): a nickname's word, a comma and 叫 (有了外号，叫书包;
+绰号，叫作X); after a comma without 叫 the clause goes on (外号，是亲近的意思)."""
 NAME_GIVER = re.compile(r"的[^，。！？；：“”「」]{1,5}?(?:给|替|帮)?(?:起|取|改|定|想|选|挑)的")
 """After what a name word's 是 seems to name, the rest of who gave the name (名字是村里+的老塾师给起的, 名字是村里+的老先生起的):
 a common word of the frame (村里) is the giver's place or household, no name; a coined one is still a place's name
@@ -260,6 +264,30 @@ PLACE_HEAD_WORDS = frozenset(("地方", "村子", "村庄", "小村", "镇子", 
 bound as PLACE_HEADS, which the longer-word guard's characters below rebound (stop 60's read: a place read as 组织)."""
 HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道具", "武器", "宝贝", "法宝", "匕首", "刀", "剑", "枪", "技能", "名字",
               "名儿", "主播", "博主", "网红", "歌手", "演员", "模特", "选手", "队员", "新人", "用户", "网友")
+NAMED_KINDS = ("船", "舟", "艇", "筏", "车", "马", "驴", "骡", "牛", "狗", "猫", "鹰", "鸽", "骆驼", "琴", "笛", "铃", "钟", "鼓",
+               "笔", "刀", "剑", "枪", "锤")
+"""N37 (stop 62): the kinds of things and beasts a book names one of (这条船叫菱角, 这马叫火车, 矮脚马叫黑豆, 管这辆车叫骆驼,
+这铃叫喜鹊): a vessel, a cart, a beast of burden or a pet, a hawk or a pigeon, an instrument, a bell, a blade; after the
+kind, 叫 and an ordinary word is the thing's name, not a call for the word (叫条子). Its cry is no name: see
+:data:`CRY_WORDS`."""
+CRY_WORDS = frozenset(_COUNT) | frozenset("头了着得声起个")
+"""What opens a beast's cry or a call after 叫 (马叫了两声, 鸡叫头遍, 狗叫得凶, 叫起来): no name starts so."""
+PASSIVE_RESULTS = frozenset("走翻伤病坏破死跑响掉倒碎断湿透醒住")
+"""The results of a deed a passive 叫 (= 被) reports (马叫狼叼+走+了, 船叫浪打+翻, 驴叫雨淋+病: r62-1)."""
+PASSIVE_AFTER = frozenset("了过着")
+"""An aspect after what 叫 introduced: a deed done (那匹马叫狼叼走了), never a name."""
+
+
+def _passive_done(lex: _Lexicon, line: str, end: int, word: str) -> bool:
+    """Whether ``word`` after 叫, ending at column ``end`` of ``line``, is what was done to the thing before 叫 (the
+    northern passive, r62-1): three characters or more ending in a result of :data:`PASSIVE_RESULTS` (狼叼+走), or in a
+    verb's character with an aspect of :data:`PASSIVE_AFTER` after it (狗+咬了). A name said with 了 after it stays (它就叫
+    千里眼了: 眼 no verb)."""
+    return len(word) >= 3 and (word[-1] in PASSIVE_RESULTS
+                               or (line[end:end + 1] in PASSIVE_AFTER and lex.tags.get(word[-1], "")[:1] == "v"))
+
+
+NAMED_KIND = re.compile(rf"(?:{'|'.join(NAMED_KINDS)})[，,]?(?:也|就|都)?$")
 HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
@@ -1686,6 +1714,128 @@ def _shop_stem_candidates(lex: _Lexicon, line: str, bounds: set[int], said: _Sai
                 break
 
 
+ORDINAL_BODY_HEADS = ("分队", "大队", "中队", "小队", "支队", "纵队", "队", "处", "团", "厂", "局", "营", "连")
+"""N37 (stop 62): the heads of a body numbered in its series (第三+疟防+队, 第七+工程+处, 青海+第七+地质+队): a team, an
+office, a troupe, a works, a bureau, a battalion or a company. Read only after 第, a numeral and a trade."""
+ORDINAL_MEASURES = MEASURES | frozenset("次回遍届年月日天号本期轮排代拨批等级种样步笔时梯线")
+"""What right after 第 and a numeral counts, not a trade (第一+次, 第三+个厂, 第二+天), or makes a common word with it
+(第一+时间, 第一+梯队, 第一+线: r62-2): no body's name goes on there."""
+ORDINAL_TRADE_BAD = frozenset("的了着过是在把被这那么吗呢吧啊呀你我他她它没和与就也都又还有到回进去出赶冲跑送来")
+"""Characters of a clause, never of a trade between 第N and a head (第一次公演是团: 是; 第一时间+赶回+厂: a verb of
+going, r62-2); 地 is left out (地质队). A trade's verb of work stays (勘探+大队, 修建+处)."""
+ORDINAL_BODY_NEXT_BAD = frozenset("长员部里内外上")
+"""What after the head makes it a person or a part (第七地质队+长, 第三疟防队+员, 第二连+里)."""
+ORDINAL_BODY = re.compile("第[一二三四五六七八九十百零〇两]+(?=([\u4e00-\u9fff]{1,4}?)("
+                          + "|".join(sorted(ORDINAL_BODY_HEADS, key=len, reverse=True)) + "))")
+ORDINAL_BODY_PLACE_TAGS = ("ns",)
+
+
+def _ordinal_body_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a body named by its place in a series: 第, a numeral, the words of its trade and a head of
+    :data:`ORDINAL_BODY_HEADS` (第三疟防队, 第七工程处), with the place the dictionary knows right before 第 when there is
+    one (青海+第七地质队). The trade holds no function character and opens on no measure (第一次, 第三个厂:
+    :data:`ORDINAL_MEASURES`); nothing of :data:`ORDINAL_BODY_NEXT_BAD` follows the head (第七地质队长 is its leader)."""
+    for m in ORDINAL_BODY.finditer(line):
+        trade, head = m.group(1), m.group(2)
+        end = m.end() + len(trade) + len(head)
+        if trade[0] in ORDINAL_MEASURES or set(trade) & ORDINAL_TRADE_BAD \
+                or line[end:end + 1] in ORDINAL_BODY_NEXT_BAD and line[end:end + 1] != "" \
+                or (end < len(line) and end not in bounds and CJK.fullmatch(line[end])):
+            continue
+        start = m.start()
+        for size in (3, 2):
+            place = line[start - size:start]
+            if start - size >= 0 and start - size in bounds and lex.tags.get(place, "").startswith(ORDINAL_BODY_PLACE_TAGS):
+                start -= size
+                break
+        yield line[start:end], start
+
+
+CALLED_BODY = re.compile("(?<![不没])(?:叫做|名叫|唤作|名为|叫)([\u4e00-\u9fff]{2,8}?)("
+                         + "|".join(sorted(set(CHAIN_HEADS) | set(COUNTRY_INSTITUTIONS), key=len, reverse=True))
+                         + ")(?=[，。！？、；：”」]|$)")
+"""N37 (stop 62): a naming verb, a stem and the head of a body (叫+大垟+供销社, 名叫+东风人民+公社, 叫+清源环保+公司): the
+body's whole name, however many characters its stem (:data:`INTRO` reads four at most)."""
+
+
+def _called_body_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a body named by :data:`CALLED_BODY`: the stem opens on no pronoun, preposition or
+    demonstrative (叫+这个公司), holds no function character and is no kind of body (叫+宗门+…: :data:`GENERIC_STEMS`)."""
+    for m in CALLED_BODY.finditer(line):
+        stem = m.group(1)
+        if stem[0] in STEM_LEAD_BAD or stem[0] in DEMONSTRATIVES or set(stem) & FUNCTION or stem in GENERIC_STEMS \
+                or lex.tags.get(stem[:2], "x")[:1] in "rdcpmq":
+            continue
+        yield stem + m.group(2), m.start(1)
+
+
+FIRM_ACTS = frozenset("做跑开卖收贩运租拉修印造打织染榨酿编刻倒")
+"""The acts of a trade a firm is said to do (跑船的, 卖米的, 拉货的, 修车的, 打铁的, 倒腾…的): right after 是, one of them,
+what it works on, 的 (稿子是王亚龙帮她送到场部的: who did what to a thing, no trade)."""
+FIRM_DEFINED = re.compile(r"(?:^|(?<=[。！？；，：“”「」]))([\u4e00-\u9fff]{2,3}?)是(?:"
+                          r"[" + "".join(sorted(FIRM_ACTS)) + "][^，。！？；：“”]{1,6}(?<!用)的(?=[，。！？；”]|$)|"
+                          r"[^，。！？；：“”]{0,24}?(?:公司|企业|商号|字号|买卖|一家|这家|那家|店|铺|厂|作坊))")
+"""N37 (stop 62): a firm's short name said as the subject of what it is (通和是跑船的, 极光是哈尔滨做冰雕最大的公司, 极光是
+白桦沟唯一一家租…): a business's word (公司, 店, 一家 …) or a trade's act and 的 (跑船的, 卖米的), in one clause (酸汤是按
+奶奶的方子，在贵州找了个食品厂 defines no firm); what a thing is used for is no trade (麦秸是烧锅做饭用的)."""
+FIRM_SAID_LEADS = frozenset("家是的到去在进叫找")
+"""What stands before a firm said in full: a count (一家+通和船行), a copula or a genitive (是+极光冰艺, 的+极光装备租赁),
+a verb of going or seeking (去+X, 找+X)."""
+FIRM_TRADE_CHARS = 4
+"""The most characters of the trade words after a firm's short name (冰艺, 船行, 装备租赁)."""
+
+
+def _firm_trade(lex: _Lexicon, line: str, edges: list[int], at: int) -> str:
+    """The trade words said at column ``at`` of ``line`` (``edges``: the line's token starts, sorted): up to two tokens,
+    each a noun of the dictionary, a verbal noun, a word of two or more characters (租赁) after a noun, or no word at
+    all (冰艺); empty when they are a word for someone (伙计, 老板) or a place's part (门口), or when none is read."""
+    words = ""
+    start = at
+    for end in edges[bisect_right(edges, at):bisect_right(edges, at + FIRM_TRADE_CHARS)]:
+        token = line[start:end]
+        tag = lex.tags.get(token, "")
+        if not CJK.fullmatch(token) or set(token) & FUNCTION or token[0] in LOCALIZERS \
+                or not (tag[:1] == "n" or tag == "vn" or not tag or (words and len(token) >= 2 and tag[:1] == "v")):
+            break
+        words += token
+        start = end
+        if len(words) >= FIRM_TRADE_CHARS or words != token:
+            break
+    if not words or _someone_word(lex, words) or lex.tags.get(words, "x")[:1] in "sf":
+        return ""
+    return words
+
+
+def _firm_short_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of a firm said in full once its short name is the subject of what it is
+    (:data:`FIRM_DEFINED`): the short name, then its trade words (:func:`_firm_trade`), after one of
+    :data:`FIRM_SAID_LEADS`; the whole no word of the dictionary (通和+船行, 极光+冰艺, 极光+装备租赁). The short name holds
+    none of :data:`SHOP_STEM_BAD` (同和, 通和: a conjunction elsewhere, a shop's word here), opens on no verb-like lead
+    or demonstrative, and is no word for someone, no pronoun, adverb, number, time or side. The short names are sought
+    by one pattern, each line read once (a draft of thousands of definitions is not read once per name)."""
+    stems: set[str] = set()
+    for i in bounds_of:
+        for m in FIRM_DEFINED.finditer(lines[i]):
+            stem = m.group(1)
+            if not set(stem) & SHOP_STEM_BAD and stem[0] not in STEM_LEAD_BAD and stem[0] not in DEMONSTRATIVES \
+                    and not _someone_word(lex, stem) and lex.tags.get(stem, "x")[:1] not in "rdcpmqtfs":
+                stems.add(stem)
+    said = _alternation(stems, "\n".join(lines)) if stems else None
+    if said is None:
+        return
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        edges: list[int] | None = None
+        for m in said.finditer(line):
+            at, after = m.start(), m.end()
+            if at == 0 or line[at - 1] not in FIRM_SAID_LEADS or at not in bounds or after not in bounds:
+                continue
+            edges = sorted(bounds) if edges is None else edges
+            trade = _firm_trade(lex, line, edges, after)
+            if trade and not lex.freq.get(m.group() + trade):
+                yield m.group() + trade, i, at
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2569,7 +2719,7 @@ def _hour(name: str) -> bool:
 def _counted(text: str, name: str) -> bool:
     """Whether ``name``, read as someone, is a thing counted somewhere in ``text``: a numeral or a determiner and
     a measure word before it (两根艾草, 一把旧折扇), or a measure word that starts it after a numeral
-    (一张琴: 张 the measure, not the surname). A name is never counted; a person is (一个, 一位 are
+    (一张琴: 张 the measure, not the surname; 一汪咸水, 那包咸鱼: three characters, counted wherever said). A name is never counted; a person is (一个, 一位 are
     not read as counting here: 一位王先生 is someone)."""
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
@@ -2584,12 +2734,17 @@ def _counted(text: str, name: str) -> bool:
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
                 and len(name) == 2:
-            return True
-    return False
+            return True  # 一张琴
+    # 一汪+咸水, 那包+咸鱼 (N37): a measure that is a surname's character, counted every time it is said (这席明月 …
+    # 席明月坐着: someone, r62-3); read once, after the loop
+    return name[0] in THING_MEASURES and len(name) == 3 and bool(lexicon().freq.get(name[1:])) \
+        and all(text[a - 1:a] and (text[a - 1] in NUMERALS or text[a - 1] in DETERMINERS) for a in starts_of(name, text))
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
-"""Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕汪包顶盘席")
+"""Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke). N37
+(stop 62): the measures that are surnames' characters too, of a pool of water, a packet, a hat or a tent, a dish and a
+talk (一汪+咸水, 两包+点心, 一顶+毡帽, 一盘+咸鸭蛋, 一席+话): after a numeral they count, they open no name."""
 SHOP_MEASURES = frozenset("家")
 """The measure word of a shop or a firm (一家米行): before a word with no name's suffix it counts a trade's place, not
 someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun is not read: a determiner or a numeral
@@ -2863,6 +3018,41 @@ def _adverb_tailed(lex: _Lexicon, word: str, named: bool = False) -> bool:
     if not named and lex.tags.get(tail, "")[:1] == "d" and lex.common(tail) and min(lex.given(c) for c in tail) < 0.5:
         return True  # 谭+立新 reads as a given name, though the dictionary has 立新 as an adverb
     return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
+
+
+def _subject_adverb_glued(text: str, name: str) -> bool:
+    """Whether ``name`` (three characters or more) is a subject the draft says more often on its own, glued to one of
+    :data:`CLAUSE_ADVERBS` the clause goes on with: 初雪+就是…, 老周+也来了, 阿福+都知道 (N37, stop 62). The mirror of
+    :func:`_verb_glued` at a name's end; a name ending in such a character is said whole as often as its head."""
+    return len(name) >= 3 and name[-1] in CLAUSE_ADVERBS and text.count(name[:-1]) > text.count(name)
+
+
+EASE_HEADS = frozenset("好难")
+"""Characters that before a one-character verb make an adjective of ease (好走, 难走, 好找, 难缠): 路+好走, 门+难进 — a
+noun and its predicate, though a surname (路, 门) may open the pair (N37, stop 62)."""
+
+
+def _ease_predicate(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` (two characters, read as someone) ends in one of :data:`EASE_HEADS` that, every place it is said,
+    stands before a verb's character (路好+走了些, 这事难+办): a noun and how easy it is, not a person."""
+    if len(name) != 2 or name[-1] not in EASE_HEADS:
+        return False
+    nexts = [text[at + 2:at + 3] for at in starts_of(name, text)]
+    return bool(nexts) and all(n and lex.tags.get(n, "")[:1] == "v" for n in nexts)
+
+
+VERB_SLOT_LEADS = frozenset("会能要想肯敢去来再又还正地着")
+"""What stands right before an act: a modal (会+画草图, 想+学手艺), an adverb of it, 地 of manner (一张一张地+画草图), 着
+of a second act: a word said only after one is a verb and its object, not a thing's name (N37, stop 62)."""
+
+
+def _verb_object(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` (three characters, read as a thing) is one character and a noun or a verbal noun of the
+    dictionary (画+草图, 学+手艺, 写+对联), said only right after one of :data:`VERB_SLOT_LEADS`: an act and its object."""
+    if len(name) != 3 or not lex.tags.get(name[1:], "").startswith(("n", "vn")) or not lex.common(name[1:]):
+        return False
+    befores = [text[at - 1:at] for at in starts_of(name, text)]
+    return bool(befores) and all(b and b in VERB_SLOT_LEADS for b in befores)
 
 
 PREDICATE_TAIL_TAGS = frozenset("af")
@@ -3417,6 +3607,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            kind_named = m.group().startswith("叫") and word[0] not in CRY_WORDS and not _passive_done(lex, line, m.end(1), word) \
+                and NAMED_KIND.search(line[max(0, m.start() - HEADED_REACH):m.start()]) is not None  # 这马叫火车 (N37)
+            headed = headed or kind_named
+            if m.group().startswith("叫") and m.group()[1:2] not in "你他她我它" and len(word) >= 3 \
+                    and _passive_done(lex, line, m.end(1), word):
+                continue  # 船叫浪打翻了: the passive 叫 and the deed (r62-1)
             # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
             called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
                 and not _someone_word(lex, word) and not set(word) & KIN_CHARS
@@ -3438,7 +3634,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if _clean(word, end_vouched=ends_ok, introduced=True) and (word[0] not in STEM_LEAD_BAD or surnamed) and ends_ok \
                     and (word[-1] not in PARTICLES or surnamed) \
                     and not _A_NOT_A.fullmatch(word):
-                kind = _kind_by_suffix(word, "物品" if "它" in line[m.start() - 1:m.start() + 2] else "人物")  # 管它叫铁公鸡: a thing
+                kind = _kind_by_suffix(word, "物品" if "它" in line[m.start() - 1:m.start() + 2] or kind_named
+                                       else "人物")  # 管它叫铁公鸡, 这条船叫菱角: a thing
                 person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 if person:
@@ -3489,6 +3686,16 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue
             candidates[name] = _Candidate(name, "组织", 2, context=True, first=(i, col))
             insort(backwards, eman)
+    for i, bounds in bounds_of.items():  # N37: 青海第七地质队; 叫大垟供销社
+        for name, col in _ordinal_body_candidates(lex, lines[i], bounds):
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.shape, c.context = 2, True
+        for name, col in _called_body_candidates(lex, lines[i]):
+            c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+            c.shape, c.context, c.named = 2, True, True
+    for name, i, col in _firm_short_candidates(lex, lines, bounds_of):  # 通和是跑船的 … 一家通和船行 (N37)
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        c.shape, c.context = 2, True
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
@@ -3613,6 +3820,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and _predicate_tailed(lex, name))  # 风+大 (N27)
+        kept = kept and not (not c.named and _subject_adverb_glued(text, name))  # 初雪+就 (N37)
+        kept = kept and not (c.kind == "人物" and not c.named and _ease_predicate(lex, text, name))  # 路+好走 (N37)
+        kept = kept and not (c.kind == "物品" and not c.named and _verb_object(lex, text, name))  # 画+草图 (N37)
         kept = kept and not (c.kind in ("人物", "物品") and not c.named and _trade_word(lex, name))  # 旗丁, 检尺员 (N27)
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (c.kind != "人物" and not c.named and _misread_thing(lex, name))  # 宿舍楼, 显微镜 (N30)
