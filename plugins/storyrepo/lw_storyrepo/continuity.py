@@ -3466,6 +3466,16 @@ def _kept_here(world: World, card: dict[str, Any], home: set[str]) -> bool:
     return bool(where) and any(where == h or where in world.inside.get(h, set()) for h in home)
 
 
+def _regions(world: World, place: str) -> set[str]:
+    """The places ``place`` lies in: its own nesting and that of every known place its name holds (西市济春堂 in 长安 by
+    西市). A region the point of view is in is no far one for a card inside it too (RP2's far region, stop 62: 大理寺
+    in a far 长安 is near a point of view at 西市济春堂, 华强北 in a far 深圳 near one whose card is at 华强北)."""
+    if not place:
+        return set()
+    return set().union(world.inside.get(place, set()),
+                       *(world.inside.get(p, set()) for p in world.places if len(p) >= 2 and p != place and p in place))
+
+
 def _related(world: World, a: str, b: str) -> bool:
     """Whether two places are one, one inside the other, or both in a third (the same town)."""
     outer_a, outer_b = world.inside.get(a, set()) | {a}, world.inside.get(b, set()) | {b}
@@ -3643,7 +3653,7 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
                today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
     in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
-    away (:attr:`World.far`), or inside one (天水 of a far 甘肃: RP2, stop 62), related in no way to the point of
+    away (:attr:`World.far`), or inside one the point of view is not in (天水 of a far 甘肃: RP2, stop 62; :func:`_regions`), related in no way to the point of
     view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
     the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
@@ -3654,9 +3664,10 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
     home = str(world.cards.get(pov, {}).get("位置") or "")
     near_home = pov not in moved and pov_place not in world.far and bool(home)
+    ours = _regions(world, pov_place) | _regions(world, home)  # a far region the point of view is in is no distance
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
-           and (any(f in where or where in f or f in world.inside.get(where, ()) for f in world.far)
+           and (any(f in where or where in f or (f in world.inside.get(where, ()) and f not in ours) for f in world.far)
                 or _away_until(world, n, where, today))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept

@@ -224,6 +224,22 @@ def test_a_place_inside_a_far_region_is_far() -> None:
                                                    ["王铁生", "孙桂芝"]) if f.message.startswith("刘德海")] == []
 
 
+
+@pytest.mark.parametrize("inside", [
+    {"五常": {"黑龙江南部"}, "青松林场": {"黑龙江南部"}},  # the point of view's place in the same far region
+    {"五常": {"黑龙江南部"}, "松林": {"黑龙江南部"}},  # a known place its name holds in it (青松林场 by 松林)
+])
+def test_a_far_region_the_point_of_view_is_in_too_is_no_distance(inside: dict[str, set[str]]) -> None:
+    """The lead's pool run after the merges (stop 62): RP2's far region read a card inside a far 长安 or 深圳 as far from a
+    point of view in the same city (连续性-盲评三 好-5, 七 合同-兑付-1 sent back for someone who walked in): a region
+    the point of view is in, by its place's nesting or a known place its name holds, is no distance."""
+    world = continuity_helpers.lumber_camp()
+    cards = {**world.cards, "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "五常"}}
+    near = World(cards, world.aliases, {"青松林场", "五常", "黑龙江南部", "松林"}, far=frozenset({"黑龙江南部"}),
+                 gender=world.gender, inside=inside)
+    assert [f for f in continuity_helpers.findings("桂芝掀开门帘：“晌午老刘在场部门口找你。”", near, "王铁生", TODAY,
+                                                   ["王铁生", "孙桂芝"]) if f.message.startswith("刘德海")] == []
+
 # --- R61's leftovers: a bare room entered; a year's end of business ---
 
 @pytest.mark.parametrize("body", [
