@@ -6979,9 +6979,11 @@ NAME_LENGTHS = (2, 3, 4)
 """The lengths of a cast name read right after a post (:func:`_post_of_another`): 孙志刚, 欧阳明月."""
 
 
-OTHER_OF_POST = "副正代前原新老"
+OTHER_OF_POST = "副正代前原新"
 """Right before a card's bare post (指导员, 书记: an alias with no surname), what makes it another holder: a deputy or a
-head beside him (副指导员, 正书记), an acting one, a predecessor or a successor (代站长, 前书记, 原厂长, 新/老指导员)."""
+head beside him (副指导员, 正书记), an acting one, a predecessor or a successor (代站长, 前书记, 原厂长, 新指导员). Not 老:
+老护士长, 老班长 is the holder himself, called with regard (an older round's test: the lead's run of the test directory
+after the merges, stop 62)."""
 OTHER_UNIT = re.compile(r"(?:[一二三四五六七八九十两\d]|[别外邻]|隔壁|人家)[\u4e00-\u9fff]{0,3}?[连营团排班队组厂局处科社站所部院校]的?$")
 """Before a card's bare post, another unit named as its own (二连的指导员, 隔壁厂书记, 外县的县长): that unit's holder of
 the post, not the card's person (rk3's round, stop 62)."""
