@@ -141,3 +141,11 @@ def names_found(text: str, aliases: dict[str, str], people: set[str]) -> list[st
     pattern = ctx.names_re()
     assert pattern is not None
     return [m.group() for m in pattern.finditer(text)]
+
+
+def camp_findings(body: str, who: str = "刘德海") -> list[Finding]:
+    """The findings about ``who`` of ``body`` told by 王铁生 at the lumber camp on 1962年10月8日 (刘德海 far in 哈尔滨,
+    赵老栓 dead): the report rounds' book (D1 of stop 62's duplicates: RP1's and RP2's test files each built it)."""
+    world = lumber_camp(with_dead=True)
+    out = findings(body, world, "王铁生", "1962年10月8日", ["王铁生", "孙桂芝"])
+    return [f for f in out if f.message.startswith(who)]

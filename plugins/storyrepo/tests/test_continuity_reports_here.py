@@ -17,18 +17,10 @@ from __future__ import annotations
 import pytest
 
 from lw_storyrepo.continuity import far_places
-from lw_storyrepo.findings import Finding
 
 import continuity_helpers
 
-TODAY = "1962年10月8日"
-
-
-def _camp(body: str, who: str = "刘德海") -> list[Finding]:
-    """The findings about ``who`` of ``body`` told by 王铁生 at the lumber camp (刘德海 far in 哈尔滨, 赵老栓 dead)."""
-    world = continuity_helpers.lumber_camp(with_dead=True)
-    out = continuity_helpers.findings(body, world, "王铁生", TODAY, ["王铁生", "孙桂芝"])
-    return [f for f in out if f.message.startswith(who)]
+_camp = continuity_helpers.camp_findings
 
 
 # --- the card: letters at intervals, a feast-only return ---
