@@ -979,6 +979,22 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # and 泄密-5 (严振华's narration: 那个叫才让的牧民) caught: lk1's round (stop 62: a gap's own person — the roster's, no
      # card, no public text — said alone by one outside the gap; the letter was already its writer's)
      0),
+    # a 1909 张家口 telegraph office written blind at stop 62, an evaluation set: first run 7/15, 4/5, 5/5 and 7 false
+    # alarms (1 on chapter 1), no good draft sent back; unchanged by stop 62's rounds (not tuned on it; its README); a
+    # development set since stop 63.
+    ("连续性-盲评五十二", {"连贯": 15, "合同": 5, "泄密": 5},
+     [('连贯-境界-1.md', '境界'), ('连贯-持有-3.md', '持有'), ('连贯-状态-3.md', '状态'), ('连贯-位置-1.md', '位置'),
+      ('连贯-位置-2.md', '位置'), ('连贯-位置-3.md', '位置'), ('连贯-时间-1.md', '书内时间'), ('连贯-时间-2.md', '书内时间'),
+      ('合同-5.md', '郝六领乔振声上大境门城楼看张库线出口的头一根杆子')],
+     7),
+    # a 1987 哈尔滨 meat-processing plant written blind at stop 62, an evaluation set: first run 9/15, 4/5, 4/5 and 3
+    # false alarms, one good draft sent back; unchanged by stop 62's rounds (not tuned on it; its README); a development
+    # set since stop 63.
+    ("连续性-盲评五十三", {"连贯": 15, "合同": 5, "泄密": 5},
+     [('连贯-境界-3.md', '境界'), ('连贯-持有-2.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'),
+      ('连贯-状态-3.md', '状态'), ('连贯-时间-3.md', '书内时间'), ('合同-5.md', '赵永年开冷藏车捎于春生去皇山公墓给于长河上坟'),
+      ('泄密-4.md', '于春林')],
+     3),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -1057,12 +1073,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    # a 1909 张家口 telegraph office (stop 62): first run on stop 61's checks 7/15, 4/5, 5/5 and 7 false alarms; unchanged
-    # by stop 62's rounds (not tuned on it)
-    ("连续性-盲评五十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 7, "合同": 4, "泄密": 5}, 7),
-    # a 1987 哈尔滨 meat-processing plant (stop 62): first run on stop 61's checks 9/15, 4/5, 4/5 and 3 false alarms;
-    # unchanged by stop 62's rounds (not tuned on it)
-    ("连续性-盲评五十三", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 4, "泄密": 4}, 3),
 ]
 
 
