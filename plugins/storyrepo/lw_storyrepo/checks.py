@@ -2724,6 +2724,13 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
+NAME_OF_A_THING = re.compile(rf"(?:[^，,。！？；;：:“”「」\s的]{{0,6}}?的)?[这那]一?[{_MEASURE}锭方杆盒包袋箱瓶碗罐坛壶卷册页幅些]")
+"""What after a person's name makes the name a part of a thing's name, not a clause's subject: the name as a possessor
+before a demonstrative and a thing's measure word (阿爸那副老鞍子, 师父那本旧簿子, 姐那盏灯), or as the doer of a clause
+closed by 的 before one (爹写的那张字条, 娘临走时塞给他的那锭墨). A grammar, any name and any act: what follows the
+colon after such a clause (把阿爸那副老鞍子拎起来，拍了拍：“…”) is the clause's own subject's words, and a 他 after it
+(爹写的那张字条，就压在他胸口：…) is not the name (fa1's round, stop 63). Not 个 or 位 (老周那个人 is 老周 himself),
+not a time (那会儿, 那天, 那年) or a place (那头, 那边)."""
 _LOOK = re.compile(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$")
 """What :func:`looks_of` reads before a held thing: a measure word and its looks."""
 _BROUGHT_IN = re.compile(rf"[一两几][{_MEASURE}]")
@@ -2986,7 +2993,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
         own = [c for c in names.finditer(clause)
                if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)
                and (clause[c.end():c.end() + 1] != "的" or OWN_WORDS.match(clause, c.end() + 1)
-                    or line[:m.start() - len(clause) + c.start()].rstrip()[-1:] in ("", *"，,。；;！？!?“”"))]
+                    or line[:m.start() - len(clause) + c.start()].rstrip()[-1:] in ("", *"，,。；;！？!?“”"))
+               and not (NAME_OF_A_THING.match(clause, c.end()) and not OWN_WORDS.match(clause, c.end()))]
         if own:
             return own[0].group()
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,
@@ -3563,8 +3571,9 @@ def _spoken_of(ctx: CheckContext, names: re.Pattern[str], words: str, who: str) 
     return any(ctx.aliases.get(m.group(), m.group()) == who for m in names.finditer(words))
 
 
-ADDRESSED = tuple("对向跟朝冲")
-"""What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
+ADDRESSED = tuple("对向跟朝冲给")
+"""What puts the person after it as the one spoken to (在心里对阿爷说：…, 一桩一桩说给师父听：…): the colon's words are not
+theirs (给: fa1's round, stop 63)."""
 
 
 class _Clauses(NamedTuple):
@@ -3690,8 +3699,9 @@ class _LineMarks:
         if self._found is None:
             self._found, last = [], None
             for n in self.names.finditer(self.text):
-                if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words:
-                    last = n.group()
+                if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words \
+                        and not NAME_OF_A_THING.match(self.text, n.end()):
+                    last = n.group()  # 爹写的那张字条，…他: a name inside a thing's name is no pronoun's antecedent
                 self._found.append((n.start(), n.end(), last))
         k = bisect_right(self._found, at, key=lambda f: f[1])  # the names ending by ``at``
         who = self._found[k - 1][2] if k else None
@@ -3715,7 +3725,8 @@ class _LineMarks:
             for n in self.names.finditer(self.text):
                 who = self.ctx.aliases.get(n.group(), n.group())
                 gender = _gender_of(self.ctx, who)
-                if self.ctx.is_person(n.group()) and first.get(gender, "") is None:
+                if self.ctx.is_person(n.group()) and first.get(gender, "") is None \
+                        and not NAME_OF_A_THING.match(self.text, n.end()):  # 把阿爸那副老鞍子…，他…: no subject
                     first = {**first, gender: who}
                 self._gendered.append((n.end(), first))
         k = bisect_right(self._gendered, at, key=lambda f: f[0])
