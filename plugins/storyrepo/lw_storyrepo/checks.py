@@ -2724,11 +2724,12 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
-NAME_OF_A_THING = re.compile(rf"(?:[^，,。！？；;：:“”「」\s的他她我你]{{0,8}}?(?<![上里中边旁内外])的)?[这那]一?[{_MEASURE}锭方杆盒包袋箱瓶碗罐坛壶卷册页幅些]")
+NAME_OF_A_THING = re.compile(rf"(?:[^，,。！？；;：:“”「」\s的他她我你把被在到往]{{0,8}}?(?<![上里中边旁内外])的)?[这那]一?[{_MEASURE}锭方杆盒包袋箱瓶碗罐坛壶卷册页幅些]")
 """What after a person's name makes the name a part of a thing's name, not a clause's subject: the name as a possessor
 before a demonstrative and a thing's measure word (阿爸那副老鞍子, 师父那本旧簿子, 姐那盏灯), or as the doer of a clause
-closed by 的 before one (爹写的那张字条, 娘临走时托人捎来的那锭墨) — no pronoun in that clause (老周盯着他的那把锯: 老周 looks)
-and no place before its 的 (老周拿起桌上的那把锯: 老周 takes). A grammar, any name and any act: what follows the
+closed by 的 before one (爹写的那张字条, 娘临走时托人捎来的那锭墨) — no pronoun in that clause (老周盯着他的那把锯: 老周 looks), no
+把, 被 or place in it (老周趴在往南去的那条船上, 老周把师父留下的那把锯…: 老周 acts) and no place word before its 的
+(老周拿起桌上的那把锯: 老周 takes). A grammar, any name and any act: what follows the
 colon after such a clause (把阿爸那副老鞍子拎起来，拍了拍：“…”) is the clause's own subject's words, and a 他 after it
 (爹写的那张字条，就压在他胸口：…) is not the name (fa1's round, stop 63). Not 个 or 位 (老周那个人 is 老周 himself),
 not a time (那会儿, 那天, 那年) or a place (那头, 那边)."""

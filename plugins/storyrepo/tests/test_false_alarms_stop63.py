@@ -51,5 +51,6 @@ def test_the_grammar_not_the_words() -> None:
     """Any act before 的 and any thing's measure word; not a time or a place word after 那, not 个 (老周那个人 is 老周)."""
     for tail in ("那副旧手套", "那把锯", "留下的那锭墨", "写的那张纸", "那些书"):
         assert NAME_OF_A_THING.match(tail), tail
-    for tail in ("那会儿说", "那天说", "那头说", "那个人倔", "说：", "站起来", "盯着他的那把锯", "拿起桌上的那把锯"):
+    for tail in ("那会儿说", "那天说", "那头说", "那个人倔", "说：", "站起来", "盯着他的那把锯", "拿起桌上的那把锯",
+                 "趴在往南去的那条船上", "把师父留下的那把锯"):
         assert not NAME_OF_A_THING.match(tail), tail
