@@ -997,7 +997,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [('连贯-境界-3.md', '境界'), ('连贯-持有-2.md', '持有'), ('连贯-持有-3.md', '持有'), ('连贯-状态-1.md', '状态'),
       ('连贯-状态-3.md', '状态'), ('连贯-时间-3.md', '书内时间'), ('合同-5.md', '赵永年开冷藏车捎于春生去皇山公墓给于长河上坟'),
       ('泄密-4.md', '于春林')],
-     3),
+     2),  # 3 -> 2: fa1's round (stop 63, measured after its freeze: 泄密-2's 爸那把… — a possessor before 那+measure is no
+    # pronoun's antecedent, a book none of its rows was written from)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
