@@ -689,16 +689,19 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
                 and m["value"].lower() in YES:  # as settle reads it
             revealed.add(m["who"])
     pov = draft.meta.get("视角")
-    # the leaks read a letter as its writer's words (voices(letters=True)): read again only when the draft speaks of one
-    written = list(voices(ctx, lines, letters=True)) if any(LETTER_WORD.search(line) for line in lines) else said
+    me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
+    called, heard = pov_calls(ctx, me)
+    # the leaks read a letter as its writer's words (voices(letters=True)) and a present person by what the point
+    # of view calls them (:func:`calls_of_the_present`): read again when the draft speaks of a letter or so calls one
+    calls = calls_of_the_present(ctx, called, heard, lines)
+    heard_ctx = replace(ctx, aliases={**calls, **ctx.aliases}, _names_re=None, _terms_re=None) if calls else ctx
+    written = list(voices(heard_ctx, lines, letters=True)) \
+        if calls or any(LETTER_WORD.search(line) for line in lines) else said
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=written)
     if ctx.world is not None:
         # what the point of view calls people, as the cards quote it (陆骁叫他“周叔”): their names in its chapter
-        me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
-        called = {f: p for f, p in ctx.called.get(me, {}).items() if len(f) >= 2 and f not in ctx.aliases}
-        heard = {f: p for f, p in ctx.called.get("", {}).items() if f not in ctx.aliases}  # 家里下人叫他“少爷”
-        # and the one-character kin word a relative's card gives as a name (杨桂英: 娘), the point of view theirs by the
+        # (:func:`pov_calls`); and the one-character kin word a relative's card gives as a name (杨桂英: 娘), the point of view theirs by the
         # cards (向秋生叫她“娘”, 赵满囤的娘)
         kin_of_pov = {*ctx.called.get(me, {}).values(), *ctx.kin_of_pov.get(me, {}).values()}
         kin = {f for f in ONE_CHARACTER if ctx.aliases.get(f) in kin_of_pov}
@@ -719,6 +722,33 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         findings.append(Finding("新专名", WARN, f"新专名候选有 {count} 个，远超一章所有（上限 {CANDIDATES_MAX}）：只查了最先出现的 "
                                 f"{CANDIDATES_MAX} 个，从这一行起的没有查", line))
     return findings
+
+
+def pov_calls(ctx: CheckContext, pov: str) -> tuple[dict[str, str], dict[str, str]]:
+    """What a draft told from ``pov`` calls people by, as the cards quote it: ``(called, heard)`` — the forms of two
+    characters or more ``pov`` calls them (何松叫他“罗叔”) and the forms a group calls them (班里人都叫他“班主”), each
+    ``{form: person}``, neither a name the aliases hold already."""
+    called = {f: p for f, p in ctx.called.get(pov, {}).items() if len(f) >= 2 and f not in ctx.aliases}
+    heard = {f: p for f, p in ctx.called.get("", {}).items() if f not in ctx.aliases}  # 家里下人叫他“少爷”
+    return called, heard
+
+
+def calls_of_the_present(ctx: CheckContext, called: dict[str, str], heard: dict[str, str],
+                         lines: list[str]) -> dict[str, str]:
+    """The forms of :func:`pov_calls` that name a person of the draft's 在场 (:attr:`CheckContext.cast`) and that
+    the draft writes: the names its narration gives the people of the scene (罗叔盘腿坐着, “……”根哥说), read by the
+    leaks' speakers (lk2's round, stop 63: a knower's words were nobody's, or the point of view's, when the prose
+    called the speaker only so). A form two present people share names neither; one of two characters or more
+    only, as :func:`pov_calls` gives them, except the group's, which a card quotes as that person's own."""
+    if not ctx.cast:
+        return {}
+    body = "\n".join(lines)
+    owners: dict[str, set[str]] = {}
+    for form, person in [*heard.items(), *called.items()]:
+        if len(form) >= 2:
+            owners.setdefault(form, set()).add(person)
+    return {form: next(iter(people)) for form, people in owners.items()
+            if len(people) == 1 and people <= ctx.cast and form in body}
 
 
 def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[str, set[str]] | None = None,
@@ -3097,7 +3127,9 @@ class _Mentioned:
 
 
 SILENT_REPLY = re.compile(r"摇头|摇了摇头|点头|点了点头|耸肩|耸了耸肩|没说话|没有说话|没吭声|不吭声|没作声|不作声|没回答|没有回答|"
-                          r"没接话|没应声|一言不发|沉默|不说话|不答")
+                          r"没接话|没应声|一言不发|沉默|不说话|不答|"
+                          # lk2's round (stop 63): a wave of the hand, a thing neither owned nor denied, a mouth kept shut
+                          r"摆摆手|摆了摆手|没(?:有)?(?:承认|否认|出声|答话|搭腔|言语|应)|不(?:出声|搭腔|言语)")
 """A turn taken without words (老周摇头。): the question after it is the asker pressing on."""
 
 
@@ -3846,6 +3878,12 @@ NAME_INTRODUCED_REACH = 28
 its opening word)."""
 
 
+GAP_PAIRS = 2
+"""How many pairs of an info gap's 内容 (:func:`_content_grams`) words naming one of its own people must share with it
+(:func:`_gap_person`): the whole pool's introduced gap people (五十一's three, 四十五's, 二十七's) share two to five; the
+good drafts name none so. One two-character word of the 内容 (盐场, 只有) is one pair."""
+
+
 def _gap_person(ctx: CheckContext, keyword: str, words: str, sid: str = "") -> bool:
     """Whether ``keyword`` names a person of an info gap's own — one the roster lists with no card (the buyer of stolen
     fuel, the herdsman who hides a runaway, the monk who keeps a parcel), by a name no dictionary holds as a word — and
@@ -3856,14 +3894,16 @@ def _gap_person(ctx: CheckContext, keyword: str, words: str, sid: str = "") -> b
     person (哑巴, 货郎) is no name (r62-2); two words that spell the name (才让开一条道) are not introduced (r62-3). A
     person with a card is in the book's public cast: said every day. When the context holds the gap's 内容
     (:attr:`CheckContext.gap_grams`), the words must also share a pair of it beyond the name (那个专收汽油的X: the gap's
-    act; 城南寺里的X: its place) — a boy named at the door (那个叫X的小喇嘛跑了进来) is not the gap's answer (r62-5)."""
+    act; 城南寺里的X: its place) — a boy named at the door (那个叫X的小喇嘛跑了进来) is not the gap's answer (r62-5) — and
+    share :data:`GAP_PAIRS` pairs of it at least (专收私盐: 收私, 私盐; 城南 and 和尚): one everyday word of the 内容
+    beside the name (那个在盐场门口挑空筐的X) is a person seen, not told (r62-6, lk2's round at stop 63)."""
     person = ctx.aliases.get(keyword, keyword)
     cards = ctx.world.cards if ctx.world is not None else {}
     if ctx.people is None or person not in ctx.people or person in cards or lexicon().freq.get(keyword) \
             or not _named(keyword, words, person=True):
         return False
     grams = ctx.gap_grams.get(sid)
-    if grams is not None and not (_content_grams(words.replace(keyword, "\n")) & grams):
+    if grams is not None and len(_content_grams(words.replace(keyword, "\n")) & grams) < GAP_PAIRS:
         return False
     return any(NAME_INTRODUCED.search(words, max(0, at - NAME_INTRODUCED_REACH), at) for at in starts_of(keyword, words))
 

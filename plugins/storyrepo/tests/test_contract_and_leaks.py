@@ -583,7 +583,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("连贯-位置-3.md", "位置"),
       # 时间-2 (还有五天收购组就到了): the twenty-ninth round (T1, stop 51, the comer's one dated day); 时间-3 (阿爸是今年二月
       # 十二日夜里没的): the thirty-first round (T2, stop 52, a dated event's own day restated)
-      ("合同-3.md", "草库伦"), ("泄密-1.md", "张满仓")],
+      # 泄密-1 (“乔巴山。” after 张大叔摆摆手，没承认，也没否认 and 孟和's question) caught: lk2's round (stop 63: 张大叔,
+      # 孟和's card word for 张满仓, names the leaks' speaker; a wave of the hand is a wordless reply)
+      ("合同-3.md", "草库伦")],
      # 泄密-4 (萨仁) caught and 2 -> 1: K8's round (stop 59: a letter no one signs is the writer a listener names to the
      # reader, 你额吉的？念念 — not the reader 孟和)
      0),  # 3 -> 2: K6's round (stop 57: 好-5's event line of two words told in other words, EVENT_DICT_WORDS_MIN);
@@ -641,7 +643,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-3 (爹是四月十八那天后半晌压在老巷里的; the card's 四月十二后半晌): T6's round (stop 57: 后半晌 after a date is
       # no bound, a longer stretch after 是…的's date)
       ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
-      ("合同-3.md", "柴场"), ("泄密-1.md", "罗金宝"),  # 合同-2: K3's contract round (stop 55: the promise step nowhere)
+      # 泄密-1 (“会理。” — 罗叔, 何松's card word for 罗金宝, the one the turns go on from) caught: lk2's round (stop 63:
+      # the point of view's card word for a present person names the leaks' speaker)
+      ("合同-3.md", "柴场"),  # 合同-2: K3's contract round (stop 55: the promise step nowhere)
       ("泄密-3.md", "吕石头")],
      5),  # 7 -> 5, 好-1 no longer sent back: C1's round (stop 58: a work site called by its kind alone, 硐口/进了硐)
     # 合同-5 caught, 9 -> 7: K2's contract round (stop 54: 罗盘 never given; 好-1's 递给 … 收回去 for a moment)
@@ -694,10 +698,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 持有-2 caught by H7's round (stop 55: 「我拿…你那副…」, the owner 你 in someone's words); 境界-3, 时间-1 and
       # 时间-2 by T4's (stop 55: a title on a surname with one ranked card, an entry brought in by 写下：, 七月半)
       # 状态-1 (右手握不住东西 → 右手攥着枣木柄) caught: S1's round (stop 58: a hand that cannot hold)
-      ("连贯-位置-3.md", "位置"),  # 位置-1: P2 (stop 55, 中秋前回不来)
-      # 时间-3 (先考汪公守拙之墓，宣统二年腊月廿八卒 for a death on 腊月廿三) caught: T8's round (stop 59: a grave
-      # marker's date against the buried one's dated day)
-      ("泄密-1.md", "吴阿根")],
+      ("连贯-位置-3.md", "位置")],  # 位置-1: P2 (stop 55, 中秋前回不来)
+     # 时间-3 (先考汪公守拙之墓，宣统二年腊月廿八卒 for a death on 腊月廿三) caught: T8's round (stop 59: a grave
+     # marker's date against the buried one's dated day)
+     # 泄密-1 (“还能是哪座，齐云山呗。” — 根哥, 汪砚生's card word for 吴阿根) caught: lk2's round (stop 63: the point of
+     # view's card word for a present person names the leaks' speaker)
      0),  # 2 -> 1: F2's round (stop 59: 好-6's 阿爹走那夜, the day the missing went); 1 -> 0: fa1's round (stop 63:
     # 爹写的那张字条，就压在他胸口：… — a name inside a thing's name is no 他's antecedent)
     # 6 -> 3: K3's round (stop 55: a handover's thing by its head after 把; a letter's writer is no speaker); 3 -> 2:
