@@ -3443,6 +3443,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and clause.startswith(p[1:]) and not lexicon().freq.get(p[1:])
                                 and clause[2:3] not in NOT_AFTER_SUBJECT), None)
             words = next(g for g in m.groups() if g is not None)
+            if speaker is None and names and people_outside is not None:
+                speaker = _other_of_cast(ctx, names, words, outside, people_outside())
+                if speaker is None and turn is not None and taken:
+                    speaker = _beat_of_cast(ctx, names, line[taken[-1][1]:m.start()], turn)
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
                 # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
@@ -3452,6 +3456,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and (not ctx.cast or s in ctx.cast)), None) if guessed and alone else None
                 # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
                 # before is no party — K3, stop 55)
+                if speaker is None and people_outside is not None:  # in a scene of two, the other one (hk1, stop 63)
+                    speaker = _other_of_cast(ctx, names, words, outside, people_outside())
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
@@ -3550,6 +3556,39 @@ def _gender_of(ctx: CheckContext, who: str) -> str:
 PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")
 """The narration between two quotes of one paragraph that is a pronoun's beat alone (“…”他压低了声音，“…”): the pronoun
 right after a quote stands for its speaker, and the next quote goes on that turn (K6, stop 57)."""
+
+
+def _other_of_cast(ctx: CheckContext, names: re.Pattern[str], words: str, outside: str,
+                   named: frozenset[str]) -> str | None:
+    """Who says ``words`` (a quote no other reading gave a speaker) in a scene of two (the draft's 在场): the one the
+    words do not call at their start when they call the other (“小余，…”, “老杜，把…递过来”) — the one spoken to never
+    speaks — and the paragraph's narration outside its quotes (``outside``) stands for the speaker by a pronoun of their
+    gender (他满手油泥…：“小杜，…”; “小余，…”他伸出右手) and names nobody but the two (``named``). None otherwise: a
+    stranger the book does not know may speak in a scene the narration peoples (进来一个婆婆…：“小师傅，…”), and a
+    paragraph without a pronoun has no one standing for the speaker (hk1, stop 63)."""
+    cast = {ctx.aliases.get(p, p) for p in ctx.cast}
+    called = _called_at_start(ctx, names, words) if len(cast) == 2 else None
+    if called not in cast or not named <= cast:
+        return None
+    other = next(p for p in cast if p != called)
+    pronoun = _gender_of(ctx, other)
+    return other if re.search(pronoun or "[他她]", outside) else None
+
+
+CAST_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,24}[，,：:]\s*")
+"""A pronoun's beat between two quotes of one paragraph in a scene of two (“…”他伸出右手，在长生眼前晃了晃，“…”): longer
+than :data:`PRONOUN_BEAT`'s, the other of the two named in it only as an object (:func:`_beat_of_cast`)."""
+
+
+def _beat_of_cast(ctx: CheckContext, names: re.Pattern[str], beat: str, turn: str) -> str | None:
+    """``turn`` (who said the paragraph's quote before) when ``beat``, the narration between it and the next quote, is
+    :data:`CAST_BEAT` of ``turn``'s pronoun, in a scene of two (the draft's 在场) with ``turn`` one of them, and no clause
+    of it opens on a name (她把碗递给老周，老周接过来，“…”: the next words are 老周's); None otherwise (hk1, stop 63)."""
+    cast = {ctx.aliases.get(p, p) for p in ctx.cast}
+    pronoun = _gender_of(ctx, turn)
+    if len(cast) != 2 or turn not in cast or not CAST_BEAT.fullmatch(beat) or (pronoun and beat[0] != pronoun):
+        return None
+    return None if any(names.match(clause.lstrip()) for clause in re.split(r"[，,]", beat)[1:]) else turn
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
