@@ -20,12 +20,13 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterable
 from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.numerals import chinese, value
+from lw_storyrepo.repo import as_list
 from lw_storyrepo.listeners import QUOTED, addressee
 from lw_storyrepo.wordsre import first_end, quoted_at
 
@@ -58,9 +59,11 @@ _STRIP = re.compile(r"[*`「」“”\"'《》【】\[\]]|[（(][^）)]*[）)]")
 
 @dataclass(frozen=True)
 class Ladder:
-    """One ladder of ranks, lowest first."""
+    """One ladder of ranks, lowest first; ``called`` the other names the world gives its rungs (:func:`rung_names`:
+    ``(name, rung)``), no part of its identity (a ladder stated twice is one)."""
 
     rungs: tuple[str, ...]
+    called: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def index(self, rung: str) -> int:
         return self.rungs.index(rung)
@@ -232,7 +235,47 @@ def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[La
     if held:
         told = [frozenset(y.rungs) for y in found]
         found += [x for x in dict.fromkeys(_held_in_order(sections, held)) if not any(frozenset(x.rungs) <= t for t in told)]
-    return tuple(x for x in dict.fromkeys(found) if not held or any(_rung_in(v, x) for v in held))
+    return tuple(replace(x, called=rung_names(world_text, x.rungs)) for x in dict.fromkeys(found)
+                 if not held or any(_rung_in(v, x) for v in held))
+
+
+NAMING_VERBS = r"叫做|叫作|称作|称为|称做|唤作|喊作|叫|称|喊|唤"
+"""The verbs a world text gives a rung another name with (乡下人叫秀才“相公”, 线长…厂里人顺口叫「拉长」)."""
+RUNG_NAMED = re.compile(rf"(?:{NAMING_VERBS})(?P<rung>[^“”「」，,。；;：:\n]{{0,6}}?)[“「](?P<name>[\u4e00-\u9fff]{{2,4}})[”」]")
+"""A naming verb, the rung it names if said right after it (叫秀才“相公”), and the quoted name (:func:`rung_names`)."""
+MISNAMED = re.compile(r"^[^。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|^[^，,。；;\n]{0,2}?(?:不算|不是)")
+"""What after a naming says the name is wrong for that rung (叫童生“相公”就是叫错了功名)."""
+NAMES_REACH = 40
+"""How far back in its sentence a naming with no rung right after its verb looks for the rung it names."""
+
+
+def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The other names the world text gives the rungs ``rungs``: ``(name, rung)`` for a quoted name after a verb of naming
+    (:data:`NAMING_VERBS`), of the rung said between them (乡下人叫秀才“相公”) or else of the last rung said before the verb in
+    its sentence, :data:`NAMES_REACH` characters back at most (线长管一条拉，厂里人顺口叫「拉长」) — a name said wrong for
+    a rung (:data:`MISNAMED`: 叫童生“相公”就是叫错了, 童生不是相公), a rung itself or a name given two rungs is none
+    (hk1, stop 63)."""
+    found: dict[str, set[str]] = {}
+    wrong: set[tuple[str, str]] = set()
+    by_length = sorted(rungs, key=len, reverse=True)
+    rung_re = re.compile("|".join(re.escape(r) for r in by_length)) if by_length else None
+    if rung_re is None:
+        return ()
+    for m in RUNG_NAMED.finditer(world_text or ""):
+        name, said = m.group("name"), m.group("rung")
+        rung = said if said in rungs else None
+        if rung is None and not said:
+            start = max(world_text.rfind(c, max(0, m.start() - NAMES_REACH), m.start()) for c in "。；;\n") + 1
+            before = list(rung_re.finditer(world_text, start, m.start()))
+            rung = before[-1].group() if before else None
+        if rung is None or name in rungs:
+            continue
+        if MISNAMED.search(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
+            wrong.add((name, rung))
+            continue
+        found.setdefault(name, set()).add(rung)
+    return tuple((name, next(iter(held))) for name, held in found.items()
+                 if len(held) == 1 and (name, next(iter(held))) not in wrong)
 
 
 ORDERED = re.compile(r"往上|再往上|之上|以上是|之下|以下是|高于|低于|高过|低过|升为|升到|晋为|晋升|考中|中了|过了")
@@ -577,6 +620,8 @@ class RankReader:
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
     called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
+    titles: dict[str, str] = field(default_factory=dict)  # 拉长 -> 线长, 骁骑 -> 骁骑校: a rung's other name, a surname's title only
+    declared: frozenset[str] = frozenset()  # the titles the world text gives (:func:`rung_names`), not read off an alias
     posted_surnames: frozenset[str] = frozenset()  # surnames (of :attr:`surnames`) borne by one of no rank field whose
     # card's text names a rung of two characters or more (退休的老主任)
 
@@ -606,6 +651,9 @@ class RankReader:
                     reader.holds.setdefault(person, {})[k] = held
             if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
+        for person, card in cards.items():  # 巴领催 of 巴彦: a name no surname starts, its head said before its rung
+            if len(surname(person)) != 1 and _alias_stem(person, card, reader.holds.get(person, {}).values()):
+                reader.surnames.setdefault(person[0], []).append(person)
         reader.ranked = {s: [p for p in people if p in reader.holds] for s, people in reader.surnames.items()}
         reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
         said = [r for r in rungs if len(r) >= 2]
@@ -630,10 +678,11 @@ class RankReader:
             if m and m.group(1) not in rungs:
                 clipped.setdefault(m.group(1), []).append(rung)
         reader.clipped = {c: full[0] for c, full in clipped.items() if len(full) == 1}
+        reader.titles, reader.declared = _rung_titles(ladders, cards, surname, reader.holds, rungs)
         if rungs:
             ones = "".join(r for r in rungs if len(r) == 1)
             forms = []
-            for rung in sorted(rungs | set(reader.short) | set(reader.clipped), key=len, reverse=True):
+            for rung in sorted(rungs | set(reader.short) | set(reader.clipped) | set(reader.titles), key=len, reverse=True):
                 if len(rung) == 1:
                     behind = rf"(?<![{ones}])" if ones else ""
                     forms.append(rf"{behind}{re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
@@ -648,6 +697,19 @@ class RankReader:
                     forms.append(re.escape(rung))
             reader.rung_re = re.compile(rf"(?P<rung>{'|'.join(forms)}){LEVEL}")
         return reader
+
+    def _titled(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], k: int) -> str | None:
+        """The one ranked bearer of the surname right before ``r`` (a rung's other name, :attr:`titles`), when it is an
+        address (罗拉长, 巴骁骑): no name the book knows running into the title, the surname not posted
+        (:attr:`posted_surnames`), the character before it no part of a word (:meth:`_address_ok`); None otherwise."""
+        if r.start() < 1:
+            return None
+        s = sentence[r.start() - 1]
+        owners = self.ranked_of(s)
+        if len(owners) != 1 or s in self.posted_surnames or (k and spans[k - 1][1] > r.start() - 1) \
+                or not self._address_ok(sentence, r):
+            return None
+        return owners[0]
 
     def compare(self, who: str, rung: str) -> tuple[int, str] | None:
         """(said − held, the card's rung) on the ladder both are on; None when the person holds none there."""
@@ -666,8 +728,11 @@ class RankReader:
         境界; ``skip`` the people whose 境界 the draft's setting changes set. A title higher than the card's warns
         too where it is a claim (:meth:`_title_claims`; ``lines``: the draft's lines the sentences index, to tell
         narration from a quote)."""
-        if self.rung_re is None or not self.holds or DOWN_WORDS.search(text):
+        if self.rung_re is None or not self.holds:
             return []
+        # a fall told anywhere in the draft explains a rank said lower, never one said higher — unless in that
+        # sentence (品检台上又退回来一箱板子 explains no 罗拉长 of a 普工; hk1, stop 63)
+        fallen = DOWN_WORDS.search(text) is not None
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
@@ -692,6 +757,8 @@ class RankReader:
                 clause = re.split(r"[，,；;：:“]", before)[-1]
                 if sentence.startswith(GROUP_OF, r.end()) \
                         or (lines is not None and told_back(before) and quoted_at(lines[i], col - 1 + r.start())):
+                    continue
+                if fallen and (kind == "below" or DOWN_WORDS.search(sentence)):
                     continue
                 if kind == "below" and reached(before):
                     kind = "narration"  # 刚当上灶丁: the stage just reached is the stage now, compared as said
@@ -722,6 +789,8 @@ class RankReader:
                 if kind == "served" and nth + 1 < len(sentences) and sentences[nth + 1][0] == i \
                         and self._moved_on(sentences[nth + 1][2], 0):
                     continue  # 当了十年R。前年坞主提他做了R2: the next sentence tells the step since
+                if diff < 0 and fallen:
+                    continue
                 if diff < 0:
                     flagged.add((i, who))
                     # a span served is weak evidence of the rank now (a back-story of a rise): a warning, not an error
@@ -749,6 +818,9 @@ class RankReader:
         rung = r.group("rung")
         rung = self.clipped.get(rung, rung)
         k = bisect.bisect_right(starts, r.start())
+        if rung in self.titles:  # 罗拉长 for a 线长, 巴骁骑 for a 骁骑校: another name of the rung, after a surname only
+            titled = self._titled(sentence, r, spans, k)
+            return (titled, "title", self.titles[rung]) if titled else None
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
             owners = self.ranked_of(sentence[r.start() - 1:r.start()])
             if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
@@ -971,6 +1043,8 @@ class RankReader:
                 or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - 1 - NOT_A_CLAIM_REACH),
                                                             r.start() - 1)):
             return False
+        if r.group("rung") in self.declared:
+            return True  # 叫童生“相公”就是叫错了功名: the world gives the name to the rung, whoever says it (hk1, stop 63)
         if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
             # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint) — but a deputy or an acting
             # holder called by the title without its 副/代 (王副局长 as 王局长) is the everyday courtesy (R57)
@@ -1013,6 +1087,36 @@ DEPUTY_HEADS = ("副", "代", "常务副", "代理")
 
 
 PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}
+
+
+def _rung_titles(ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str],
+                 holds: dict[str, dict[int, str]], rungs: set[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """``({title: rung}, the titles the world gives)``: the other names the world text gives the rungs
+    (:attr:`Ladder.called`: 相公 for 秀才, 拉长 for 线长), and the head of a rung a card's alias puts after its bearer's
+    surname (图骁骑 of a 骁骑校: 骁骑), two characters or more and no rung itself — a title said of whoever bears one
+    ranked surname (:meth:`RankReader._titled`); a title of two rungs is none (hk1, stop 63)."""
+    named: dict[str, set[str]] = {}
+    for ladder in ladders:
+        for name, rung in ladder.called:
+            named.setdefault(name, set()).add(rung)
+    declared = {n for n, held in named.items() if len(held) == 1}
+    for person, card in cards.items():
+        stem = surname(person) or (person[0] if _alias_stem(person, card, holds.get(person, {}).values()) else "")
+        for alias in (str(a) for a in as_list(card.get("别名"))):
+            head = alias[len(stem):] if stem and alias.startswith(stem) else ""
+            for rung in holds.get(person, {}).values():
+                if len(head) >= 2 and rung.startswith(head) and head != rung and head not in rungs:
+                    named.setdefault(head, set()).add(rung)
+    titles = {n: next(iter(held)) for n, held in named.items() if len(held) == 1 and n not in rungs}
+    return titles, frozenset(declared & set(titles))
+
+
+def _alias_stem(person: str, card: dict[str, Any], held: Iterable[str]) -> bool:
+    """Whether an alias of ``person``'s card is the first character of their name before a rung they hold, or before
+    the head of one (巴领催 of 巴彦, 图骁骑 of 图泰, a 骁骑校): a name no surname starts, called by its head like a surname
+    (hk1, stop 63)."""
+    return any(len(alias) >= 3 and alias[0] == person[0] and alias != person
+               and any(rung.startswith(alias[1:]) for rung in held) for alias in (str(a) for a in as_list(card.get("别名"))))
 
 
 def _level(text: str) -> tuple[str, int] | None:
