@@ -3444,7 +3444,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and clause[2:3] not in NOT_AFTER_SUBJECT), None)
             words = next(g for g in m.groups() if g is not None)
             if speaker is None and names and people_outside is not None:
-                speaker = _other_of_cast(ctx, names, words, outside, people_outside())
+                speaker = _other_of_cast(ctx, names, words, outside, people_outside(), line[m.end():m.end() + 1])
                 if speaker is None and turn is not None and taken:
                     speaker = _beat_of_cast(ctx, names, line[taken[-1][1]:m.start()], turn)
             called = _called_at_start(ctx, names, words) if speaker and names else None
@@ -3457,7 +3457,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
                 # before is no party — K3, stop 55)
                 if speaker is None and people_outside is not None:  # in a scene of two, the other one (hk1, stop 63)
-                    speaker = _other_of_cast(ctx, names, words, outside, people_outside())
+                    speaker = _other_of_cast(ctx, names, words, outside, people_outside(), line[m.end():m.end() + 1])
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
@@ -3559,16 +3559,22 @@ right after a quote stands for its speaker, and the next quote goes on that turn
 
 
 def _other_of_cast(ctx: CheckContext, names: re.Pattern[str], words: str, outside: str,
-                   named: frozenset[str]) -> str | None:
+                   named: frozenset[str], after: str = "") -> str | None:
     """Who says ``words`` (a quote no other reading gave a speaker) in a scene of two (the draft's 在场): the one the
     words do not call at their start when they call the other (“小余，…”, “老杜，把…递过来”) — the one spoken to never
     speaks — and the paragraph's narration outside its quotes (``outside``) stands for the speaker by a pronoun of their
     gender (他满手油泥…：“小杜，…”; “小余，…”他伸出右手) and names nobody but the two (``named``). None otherwise: a
     stranger the book does not know may speak in a scene the narration peoples (进来一个婆婆…：“小师傅，…”), and a
-    paragraph without a pronoun has no one standing for the speaker (hk1, stop 63)."""
+    paragraph without a pronoun has no one standing for the speaker. And words calling nobody, right after them a 他 or
+    a 她 (``after``: “…”她学着他的样子缩脖子) when one of the two alone is of that gender by the cards: theirs (hk1, stop 63)."""
     cast = {ctx.aliases.get(p, p) for p in ctx.cast}
-    called = _called_at_start(ctx, names, words) if len(cast) == 2 else None
-    if called not in cast or not named <= cast:
+    if len(cast) != 2 or not named <= cast:
+        return None
+    called = _called_at_start(ctx, names, words)
+    if called is None and after in ("他", "她"):
+        of_gender = [p for p in cast if _gender_of(ctx, p) == after]
+        return of_gender[0] if len(of_gender) == 1 and all(_gender_of(ctx, p) for p in cast) else None
+    if called not in cast:
         return None
     other = next(p for p in cast if p != called)
     pronoun = _gender_of(ctx, other)

@@ -1639,7 +1639,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained, asked)
         if not explained:
             out += _register(world, names, sentences, first_line, set(set_realm))
-        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
+        present = frozenset(aliases.get(str(x), str(x)) for x in as_list(meta.get("在场")))
+        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked,
+                              _other_of_two(voices, set(present)), present)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     looks = _described(world) if names is not None and world.items else None
@@ -4563,9 +4565,11 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
 
 def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]],
                    first_line: int, pov: str | None, set_realm: set[str], text: str, found: list[Finding],
-                   asked: dict[tuple[int, int], str | None]) -> list[Finding]:
+                   asked: dict[tuple[int, int], str | None],
+                   spoken_to: Callable[[int, int], str | None] | None = None,
+                   present: frozenset[str] = frozenset()) -> list[Finding]:
     """The generic reader's 境界 findings (:mod:`lw_storyrepo.ranks`) that the older rules have not already
-    made on the same line for the same person."""
+    made on the same line for the same person (``spoken_to``: :func:`_other_of_two`; ``present``: the draft's 在场)."""
     reader = world.rank_reader()
     if reader.rung_re is None:
         return []
@@ -4574,7 +4578,8 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
             asked[line, column] = _antecedent(names, lines, line, column, world, pov)
         return asked[line, column]
 
-    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov, lines)
+    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov, lines, spoken_to,
+                          present)
     if not DOWN_EVENTS.search(text):
         new += steps(reader, names, world.aliases, sentences, first_line, set_realm)
     seen = {(f.line, f.message.split(" ", 1)[0]) for f in found if "境界" in f.message}
@@ -4585,6 +4590,19 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
             seen.add(key)
             out.append(f)
     return out
+
+
+def _other_of_two(voices: list[Any], cast: set[str]) -> Callable[[int, int], str | None]:
+    """Who the words standing at (line, column) of the draft are spoken to in a scene of two (``cast``, the draft's 在场
+    as the cards name them): the one of the two who does not say them, when ``voices`` give them a speaker of the two;
+    None otherwise (a scene of three, words nobody is said to say). One talks to the other (hk1, stop 63)."""
+    by_line = _by_line(voices) if len(cast) == 2 else {}
+
+    def spoken_to(line: int, column: int) -> str | None:
+        voice = next((v for v in by_line.get(line, ()) if v.column - 1 <= column < v.column - 1 + len(v.words)), None)
+        speaker = str(voice.speaker) if voice is not None else None
+        return next((p for p in cast if p != speaker), None) if speaker in cast else None
+    return spoken_to
 
 
 def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, int, str]], first_line: int,

@@ -470,6 +470,8 @@ DONE_TO_YOU = re.compile(r"(?<![等要若如假倘万当])你(?:现在|如今|�
 等你都当上R了 (a time to come: :data:`YOU_ARE`'s lookbehind, frk2 at stop 61)."""
 VOCATIVE = re.compile(r"“([^“”，,！!？?。：:]{1,8})[，,！!]")
 """A quote opening by calling its listener (“满姐，…)."""
+NOT_CALLED = re.compile(r"[你我他她您俺咱]")
+"""What a quote's first clause holds when it is said, not a call (“以前你称东西，…”): a person's pronoun (hk1, stop 63)."""
 ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
 
 
@@ -723,11 +725,13 @@ class RankReader:
     def findings(self, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],
                  first_line: int, text: str, skip: set[str],
                  antecedent: Callable[[int, int], str | None], pov: str | None,
-                 lines: list[str] | None = None) -> list[Finding]:
+                 lines: list[str] | None = None,
+                 spoken_to: Callable[[int, int], str | None] | None = None,
+                 present: frozenset[str] = frozenset()) -> list[Finding]:
         """Findings of ranks said of a person lower (error) or, in narration, higher (warning) than their card's
         境界; ``skip`` the people whose 境界 the draft's setting changes set. A title higher than the card's warns
         too where it is a claim (:meth:`_title_claims`; ``lines``: the draft's lines the sentences index, to tell
-        narration from a quote)."""
+        narration from a quote; ``spoken_to``: who words at a line and column are said to, ``present``: the draft's 在场)."""
         if self.rung_re is None or not self.holds:
             return []
         # a fall told anywhere in the draft explains a rank said lower, never one said higher — unless in that
@@ -746,7 +750,7 @@ class RankReader:
             starts = [a for a, _b in spans]
             for r in self.rung_re.finditer(sentence):
                 bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov, before[-LOOK_BACK:],
-                                   lines)
+                                   lines, spoken_to)
                 if bound is None:
                     continue
                 who, kind, said = bound
@@ -798,7 +802,7 @@ class RankReader:
                                        "本章没有写降级的缘由", first_line + i, col, sentence.strip()[:60],
                                        Subject("境界", who, said)))  # answered and placed at the rank by review.check
                 elif diff > 0 and kind == "title" and self._title_claims(who, said, sentence, r, lines[i] if lines else None, col,
-                                                                          names, aliases):
+                                                                          names, aliases, bool(present) and who not in present):
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文用更高的「{said}」称呼{who}；"
                                        f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
@@ -811,7 +815,8 @@ class RankReader:
     def _bind(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], starts: list[int],
               names: re.Pattern[str], aliases: dict[str, str], i: int, col: int,
               antecedent: Callable[[int, int], str | None], pov: str | None, before: str = "",
-              lines: list[str] | None = None) -> tuple[str, str, str] | None:
+              lines: list[str] | None = None,
+              spoken_to: Callable[[int, int], str | None] | None = None) -> tuple[str, str, str] | None:
         """(person, frame kind, rung) the rank at ``r`` is said of, or None (``before``: the paragraph's text before the
         sentence; ``lines``: the draft's lines, ``i`` the sentence's, to find a quote's listener in their narration). Kinds: narration (a statement of the person's rank: warns when higher), title (an address: courtesy
         may raise it), below."""
@@ -918,10 +923,14 @@ class RankReader:
                           for frame, done in YOU_FRAMES):
             # “满姐，莫怄了。”他说，“你都上炉头了…” / “小俞，你当了这么些年的R”: the listener the quote called at its
             # start, earlier in the paragraph (a window: a sentence of thousands of ranks is not read again for each)
-            vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
+            # a quote's first clause with a person's pronoun in it is said, not called (“以前你称东西，…”: hk1)
+            vocative = [v for v in VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:])
+                        if not NOT_CALLED.search(v.group(1))]
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
             if listener is None and not vocative and lines is not None and quoted_at(lines[i], col - 1 + r.start()):
                 listener = self._addressee(lines, i, names, aliases, antecedent, pov)  # 瞅他一眼：“你是R…”
+                if listener is None and spoken_to is not None:
+                    listener = spoken_to(i, col - 1 + r.start())  # a scene of two: one speaks to the other (hk1)
             if listener:
                 return listener, "narration", rung
         if sentence.startswith("的", r.end()) and SERVED.search(sentence, max(0, r.start() - 12), r.start()):
@@ -1031,12 +1040,13 @@ class RankReader:
         return addressee(lines, i, names, aliases, self.cards, antecedent, pov)
 
     def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
-                      names: re.Pattern[str], aliases: dict[str, str]) -> bool:
+                      names: re.Pattern[str], aliases: dict[str, str], absent: bool = False) -> bool:
         """Whether a title higher than ``who``'s card is a claim of their rank, not a courtesy (E1, stop 51): said by the
         narrator (outside any quote), or in a quote whose one speaker named in the line's narration holds the title's
         rung or higher (a superior does not flatter upward); never after 代/前/老 (acting, former, veteran) on the
         rank or its surname; never beside another rung (炉头砧板: ranks listed, the second one's holder no title's
-        bearer). Without ``line``, never."""
+        bearer). Without ``line``, never. A title in words of one ``absent`` from the scene (not in the draft's 在场:
+        是赵候官交代过的) is a claim too — courtesy is paid to one's face — unless it only drops the card's 副/代 (hk1, stop 63)."""
         # a bounded window before the title (the pattern ends at it): not the whole prefix per title (R51, stop 51)
         if line is None or (self.rung_re is not None and self.rung_re.match(sentence, r.end())) \
                 or NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - NOT_A_CLAIM_REACH), r.start()) \
@@ -1045,6 +1055,9 @@ class RankReader:
             return False
         if r.group("rung") in self.declared:
             return True  # 叫童生“相公”就是叫错了功名: the world gives the name to the rung, whoever says it (hk1, stop 63)
+        if absent:
+            held = self.compare(who, said)
+            return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
         if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
             # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint) — but a deputy or an acting
             # holder called by the title without its 副/代 (王副局长 as 王局长) is the everyday courtesy (R57)
