@@ -3011,9 +3011,26 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
     led = names.match(line) is not None and _solid_before(line, m.start()) in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
         who = people_outside()
-        if len(who) == 1:
+        if len(who) == 1 and not _spoken_to_only(ctx, names, line, next(iter(who))):
             return next(iter(who))
     return None
+
+
+def _spoken_to_only(ctx: CheckContext, names: re.Pattern[str], line: str, who: str) -> bool:
+    """Whether every naming of ``who`` in ``line``'s narration (outside its quotes) stands right after a word of
+    turning to (:data:`_TO`: 她回头冲孟和说): the one spoken to, no speaker of the line (hk1, stop 63)."""
+    told = _blank_quotes(line)
+    said = [n for n in names.finditer(told) if ctx.aliases.get(n.group(), n.group()) == who]
+    return bool(said) and all(n.start() > 0 and told[n.start() - 1] in _TO for n in said)
+
+
+def _blank_quotes(line: str) -> str:
+    """``line`` with each of its quotes blanked (the same length: positions stand)."""
+    parts, at = [], 0
+    for q in quote_matches(line):
+        parts += [line[at:q.start()], " " * (q.end() - q.start())]
+        at = q.end()
+    return "".join(parts) + line[at:]
 
 
 
@@ -3035,11 +3052,7 @@ def _people_outside_quotes(ctx: CheckContext, line: str, names: re.Pattern[str])
 def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
     """The names a line says outside its quotes (a quote blanked first and then the rest is the same as every quote
     of the line blanked)."""
-    parts, at = [], 0
-    for q in quote_matches(line):
-        parts += [line[at:q.start()], " " * (q.end() - q.start())]
-        at = q.end()
-    return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
+    return tuple(n.group() for n in names.finditer(_blank_quotes(line)))
 
 OBJECT_BEFORE_NAME = re.compile(
     r"(?:走|来|凑|跑|挪|靠|奔|冲|退|坐|站|蹲|踱|移|转|追|赶|回|扑|爬|溜|闪|跟|挤)了?(?:到|近|至|过去到)$|"  # 走到X身边

@@ -1666,8 +1666,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         looks_said = rf"[一那这]?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
         # 起身从自己的抽屉里摸出…: where it came from may stand before the verb, in the subject's own clause
         source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
-                         rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})(?P<thing>{item_re})")
+        # 掏出严书记那枚包着红绒布的铜柄公章: an owner and a measure word, then the thing's looks (hk1, stop 63)
+        owner_looks = rf"(?:{names.pattern})的?[那这]一?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
+                         rf"(?:{owner_looks}|{owner}(?:[^。！？“”\n]{{0,6}}?|{looks_said}))(?P<thing>{item_re})")
         # “我拿青哥那只骨哨吹了三声”, “我用我那把刀割的”: in someone's words, 我 using a thing an owner word names
         # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
         # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
@@ -1688,7 +1690,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:(?:{alternation(SPOKEN_USE_VERBS)})[了着]?|(?:{alternation(SPOKEN_CARRY_VERBS)})[了着])"
                            rf"((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])|)"
-                           rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
+                           rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?"
+                           rf"(?:(?<=[{ITEM_KIND}])[^。！？“”，,：:\n的]{{1,4}}?)?({item_re})")  # 那把银鞘蒙古刀: a few words of looks after a measure (hk1)
         speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
         # “莫看我手上这只翡翠扳指”, “把我那只鲨鱼皮套的千里镜拿来”: the speaker calls a known thing their own — this/that and
         # a measure word after 我 (a place of their body or house between), a few words of looks — with no use verb: whoever
