@@ -243,7 +243,7 @@ NAMING_VERBS = r"叫做|叫作|称作|称为|称做|唤作|喊作|叫|称|喊|�
 """The verbs a world text gives a rung another name with (乡下人叫秀才“相公”, 线长…厂里人顺口叫「拉长」)."""
 RUNG_NAMED = re.compile(rf"(?:{NAMING_VERBS})(?P<rung>[^“”「」，,。；;：:\n]{{0,6}}?)[“「](?P<name>[\u4e00-\u9fff]{{2,4}})[”」]")
 """A naming verb, the rung it names if said right after it (叫秀才“相公”), and the quoted name (:func:`rung_names`)."""
-MISNAMED = re.compile(r"^[^。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|^[^，,。；;\n]{0,2}?(?:不算|不是)")
+MISNAMED = re.compile(r"[^。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|[^，,。；;\n]{0,2}?(?:不算|不是)")
 """What after a naming says the name is wrong for that rung (叫童生“相公”就是叫错了功名)."""
 NAMES_REACH = 40
 """How far back in its sentence a naming with no rung right after its verb looks for the rung it names."""
@@ -270,7 +270,7 @@ def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str]
             rung = before[-1].group() if before else None
         if rung is None or name in rungs:
             continue
-        if MISNAMED.search(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
+        if MISNAMED.match(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
             wrong.add((name, rung))
             continue
         found.setdefault(name, set()).add(rung)
