@@ -245,6 +245,8 @@ RUNG_NAMED = re.compile(rf"(?:{NAMING_VERBS})(?P<rung>[^“”「」，,。；;�
 """A naming verb, the rung it names if said right after it (叫秀才“相公”), and the quoted name (:func:`rung_names`)."""
 MISNAMED = re.compile(r"[^。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|[^，,。；;\n]{0,2}?(?:不算|不是)")
 """What after a naming says the name is wrong for that rung (叫童生“相公”就是叫错了功名)."""
+RUNG_RANGE = re.compile(r"及?(?:以上|以下|之上|之下|往上|往下|上下|前后)")
+"""After a rung, what makes a naming of a range of rungs (嫔以上是一宫主位，宫人称“娘娘”), no one rung's name."""
 NAMES_REACH = 40
 """How far back in its sentence a naming with no rung right after its verb looks for the rung it names."""
 
@@ -268,6 +270,8 @@ def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str]
             start = max(world_text.rfind(c, max(0, m.start() - NAMES_REACH), m.start()) for c in "。；;\n") + 1
             before = list(rung_re.finditer(world_text, start, m.start()))
             rung = before[-1].group() if before else None
+            if before and RUNG_RANGE.match(world_text, before[-1].end()):
+                continue  # 嫔以上…称“娘娘”: a name of every rung from it up, none's own
         if rung is None or name in rungs:
             continue
         if MISNAMED.match(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
@@ -827,6 +831,11 @@ class RankReader:
             titled = self._titled(sentence, r, spans, k)
             return (titled, "title", self.titles[rung]) if titled else None
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
+            full = names.match(sentence, r.end())
+            if len(rung) >= 2 and full is not None and full.group() in self.cards and not (k and spans[k - 1][1] > r.start()):
+                # 复核人班长陈国梁 for a 道班班长: the tail of a rung right before a full name is its title there too —
+                # never a one-character head (三连刘满仓 is of the third company, no 连长; hk1)
+                return full.group(), "title", self.short[rung]
             owners = self.ranked_of(sentence[r.start() - 1:r.start()])
             if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
                     and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):

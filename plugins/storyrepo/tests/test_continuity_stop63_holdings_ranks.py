@@ -122,6 +122,7 @@ def test_the_world_names_a_rung_otherwise() -> None:
     assert rung_names("工段长管三个班，厂里人顺口叫「段头」。", ("学徒", "工段长")) == (("段头", "工段长"),)
     assert rung_names("叫学徒“师傅”就是叫错了。", ("学徒", "班长")) == ()
     assert rung_names("学徒不是师傅；叫班长“师傅”。", ("学徒", "班长")) == (("师傅", "班长"),)
+    assert rung_names("嫔以上是一宫主位，宫人称“娘娘”。", ("答应", "贵人", "嫔", "妃")) == ()  # a range, no rung's own
     ladder = ladders_of(WORKS)[0]
     assert ladder.rungs[0] == "学徒" and ladder.called == (("段头", "工段长"),)
 
@@ -176,3 +177,18 @@ def test_a_title_of_one_absent_is_a_claim(tmp_path: Path) -> None:
     body = "马国栋把单子递给韩秀芝：“这批料是石工段长点的数，一件没少。”"
     assert _higher(continuity(tmp_path / "a", WORKS, RANKED, ["马国栋", "韩秀芝"], body), "石大河")
     assert not _higher(continuity(tmp_path / "b", WORKS, RANKED, ["马国栋", "韩秀芝", "石大河"], body), "石大河")
+
+
+ROAD = ("# 世界观\n\n## 力量体系\n道班里的位子：临时工 ＜ 养路工 ＜ 道班班长 ＜ 段长\n\n"
+        "卡上「境界」一栏记的就是位子，升降要在设定变更里写明。\n\n## 地理\n道班在山口。\n")
+
+
+def test_a_rungs_tail_before_a_full_name(tmp_path: Path) -> None:
+    """签字人班长杜小河 for a 养路工: the tail of 道班班长 right before a full name is its title, as the whole rung is
+    (a record's entry); his own rung there, nothing."""
+    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", []),
+                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", [])}
+    body = "马国栋在单子底下写上：经手人马国栋，签字人班长杜小河。"
+    assert _higher(continuity(tmp_path / "a", ROAD, cards, ["马国栋", "杜小河"], body, "道班"), "杜小河")
+    cards["杜小河"] = (["小杜"], "他是道班的班长。", "道班班长", [])
+    assert not any("杜小河 的境界" in m for m in continuity(tmp_path / "b", ROAD, cards, ["马国栋", "杜小河"], body, "道班"))
