@@ -3469,7 +3469,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and (not ctx.cast or s in ctx.cast)), None) if guessed and alone else None
                 # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
                 # before is no party — K3, stop 55)
-                if speaker is None and people_outside is not None:  # in a scene of two, the other one (hk1, stop 63)
+                if speaker is None and names and people_outside is not None:  # in a scene of two, the other one (hk1, stop 63)
                     speaker = _other_of_cast(ctx, names, words, outside, people_outside(), line[m.end():m.end() + 1])
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
