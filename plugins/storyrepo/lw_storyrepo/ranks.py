@@ -1064,7 +1064,8 @@ class RankReader:
             return False
         if r.group("rung") in self.declared:
             return True  # 叫童生“相公”就是叫错了功名: the world gives the name to the rung, whoever says it (hk1, stop 63)
-        if absent:
+        if absent and not (r.start() >= 2 and sentence[r.start() - 2] in CALLED_BEFORE and sentence[r.end():r.end() + 1] in CALLED_AFTER):
+            # “来两斤茶，郑掌柜。”: one called is there, whatever the 在场 lists — a courtesy to their face
             held = self.compare(who, said)
             return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
         if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
@@ -1104,6 +1105,9 @@ VOCATIVE_OPENS = "“「"
 """What opens the quote a vocative title stands first in (its surname right after)."""
 VOCATIVE_ENDS = frozenset("，,！!")
 """What follows a vocative title: the pause after the one spoken to is named (“周排长，今天…”, “韩把头！”)."""
+CALLED_BEFORE = frozenset("“「，,")
+CALLED_AFTER = frozenset("，,。！!？?”」")
+"""Around a title (its surname first), what makes it a call (“…，郑掌柜。”): the one spoken to is in the scene."""
 DEPUTY_HEADS = ("副", "代", "常务副", "代理")
 """What a card's rank may add before the title a vocative drops (王副局长 spoken to as 王局长)."""
 

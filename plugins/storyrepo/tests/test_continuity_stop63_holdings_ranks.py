@@ -173,10 +173,12 @@ def test_you_in_a_scene_of_two_is_the_other_one(tmp_path: Path) -> None:
 
 def test_a_title_of_one_absent_is_a_claim(tmp_path: Path) -> None:
     """“这批料是石工段长点的数” of 石大河, a 班长, not in the scene: a claim of his rank (courtesy is paid to one's
-    face); with him in the scene, said to his face in passing, no claim."""
+    face); with him in the scene, or called (“…，石工段长。”), no claim."""
     body = "马国栋把单子递给韩秀芝：“这批料是石工段长点的数，一件没少。”"
     assert _higher(continuity(tmp_path / "a", WORKS, RANKED, ["马国栋", "韩秀芝"], body), "石大河")
     assert not _higher(continuity(tmp_path / "b", WORKS, RANKED, ["马国栋", "韩秀芝", "石大河"], body), "石大河")
+    called = "马国栋把单子递过去：“料都点齐了，石工段长。”"  # one called is there, whatever the 在场 lists
+    assert not _higher(continuity(tmp_path / "c", WORKS, RANKED, ["马国栋", "韩秀芝"], called), "石大河")
 
 
 ROAD = ("# 世界观\n\n## 力量体系\n道班里的位子：临时工 ＜ 养路工 ＜ 道班班长 ＜ 段长\n\n"
