@@ -1641,7 +1641,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out += _register(world, names, sentences, first_line, set(set_realm))
         present = frozenset(aliases.get(str(x), str(x)) for x in as_list(meta.get("在场")))
         out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked,
-                              _other_of_two(voices, set(present)), present)
+                              _other_of_two(voices, set(present), lines), present)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     looks = _described(world) if names is not None and world.items else None
@@ -4595,7 +4595,14 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
     return out
 
 
-def _other_of_two(voices: list[Any], cast: set[str]) -> Callable[[int, int], str | None]:
+REACTION = re.compile(r"愣|怔|点头|点了点头|摇头|摇了摇头|脸一红|红了脸|没吭声|不吭声|没说话|不说话|低下头|低了头|一惊|没接话|没理")
+"""What the one spoken to does right after words (她愣了一下, 他点点头): a pronoun doing it is the listener, no speaker
+(r63-17)."""
+REACTION_REACH = 12
+"""How many characters after a quote's close :func:`_other_of_two` reads for a listener's :data:`REACTION`."""
+
+
+def _other_of_two(voices: list[Any], cast: set[str], lines: list[str] | None = None) -> Callable[[int, int], str | None]:
     """Who the words standing at (line, column) of the draft are spoken to in a scene of two (``cast``, the draft's 在场
     as the cards name them): the one of the two who does not say them, when ``voices`` give them a speaker of the two;
     None otherwise (a scene of three, words nobody is said to say). One talks to the other (hk1, stop 63)."""
@@ -4603,6 +4610,10 @@ def _other_of_two(voices: list[Any], cast: set[str]) -> Callable[[int, int], str
 
     def spoken_to(line: int, column: int) -> str | None:
         voice = next((v for v in by_line.get(line, ()) if v.column - 1 <= column < v.column - 1 + len(v.words)), None)
+        if voice is not None and voice.guessed and lines is not None:
+            close = voice.column + len(voice.words)  # a guessed speaker whose words a reaction follows (“…”她愣了一下):
+            if REACTION.search(lines[line], close, close + REACTION_REACH):  # who reacts is unsure, so who is spoken to (r63-17)
+                return None
         speaker = str(voice.speaker) if voice is not None else None
         return next((p for p in cast if p != speaker), None) if speaker in cast else None
     return spoken_to

@@ -243,10 +243,14 @@ NAMING_VERBS = r"叫做|叫作|称作|称为|称做|唤作|喊作|叫|称|喊|�
 """The verbs a world text gives a rung another name with (乡下人叫秀才“相公”, 线长…厂里人顺口叫「拉长」)."""
 RUNG_NAMED = re.compile(rf"(?:{NAMING_VERBS})(?P<rung>[^“”「」，,。；;：:\n]{{0,6}}?)[“「](?P<name>[\u4e00-\u9fff]{{2,4}})[”」]")
 """A naming verb, the rung it names if said right after it (叫秀才“相公”), and the quoted name (:func:`rung_names`)."""
-MISNAMED = re.compile(r"[^。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|[^，,。；;\n]{0,2}?(?:不算|不是)")
+MISNAMED = re.compile(r"[^，,。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|[^，,。；;\n]{0,2}?(?:不算|不是)")
 """What after a naming says the name is wrong for that rung (叫童生“相公”就是叫错了功名)."""
 RUNG_RANGE = re.compile(r"及?(?:以上|以下|之上|之下|往上|往下|上下|前后)")
 """After a rung, what makes a naming of a range of rungs (嫔以上是一宫主位，宫人称“娘娘”), no one rung's name."""
+EVERYONES_ADDRESS = frozenset({"先生", "老爷", "大人", "太太", "夫人", "小姐", "少爷", "老板", "师傅", "老师", "同志", "大哥",
+                               "大姐", "阿姨", "叔叔", "大爷", "大娘", "掌柜", "东家", "师父", "娘娘", "小主", "主子"})
+"""Words of address anyone may be called by: never a rung's own name, whatever the world text says (秀才的娘子叫“太太”,
+童生见了秀才要叫“先生”: r63-8)."""
 NAMES_REACH = 40
 """How far back in its sentence a naming with no rung right after its verb looks for the rung it names."""
 
@@ -272,8 +276,9 @@ def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str]
             rung = before[-1].group() if before else None
             if before and RUNG_RANGE.match(world_text, before[-1].end()):
                 continue  # 嫔以上…称“娘娘”: a name of every rung from it up, none's own
-        if rung is None or name in rungs:
-            continue
+        if rung is None or name in rungs or name in EVERYONES_ADDRESS \
+                or (not said and "的" in world_text[before[-1].end():m.start()]):
+            continue  # 秀才的娘子叫“太太”: a name of someone of the rung's, not of the rung (r63-8)
         if MISNAMED.match(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
             wrong.add((name, rung))
             continue
@@ -741,6 +746,12 @@ class RankReader:
         # a fall told anywhere in the draft explains a rank said lower, never one said higher — unless in that
         # sentence (品检台上又退回来一箱板子 explains no 罗拉长 of a 普工; hk1, stop 63)
         fallen = DOWN_WORDS.search(text) is not None
+        # who a fall is told of: the people its clauses name, everyone when one speaks of a 他/她 (阿福被撸成木匠已经三年了:
+        # “严领作，…” is the old title kept; r63-7)
+        fell = [clause for _i, _c, sentence in sentences if fallen and DOWN_WORDS.search(sentence)
+                for clause in re.split(r"[，,；;：:]", sentence) if DOWN_WORDS.search(clause)]  # the fall's own clause
+        fell_of = {aliases.get(n.group(), n.group()) for x in fell for n in names.finditer(x)}
+        fell_any = any(re.search(r"(?<![其吉])[他她](?!们)", x) for x in fell)
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
@@ -799,6 +810,8 @@ class RankReader:
                     continue  # 当了十年R。前年坞主提他做了R2: the next sentence tells the step since
                 if diff < 0 and fallen:
                     continue
+                if diff > 0 and (who in fell_of or fell_any):
+                    continue  # a higher rank of one the draft tells fell: the old one, kept in the mouth (r63-7)
                 if diff < 0:
                     flagged.add((i, who))
                     # a span served is weak evidence of the rank now (a back-story of a rise): a warning, not an error
@@ -832,7 +845,9 @@ class RankReader:
             return (titled, "title", self.titles[rung]) if titled else None
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
             full = names.match(sentence, r.end())
-            if len(rung) >= 2 and full is not None and full.group() in self.cards and not (k and spans[k - 1][1] > r.start()):
+            unit = r.start() and sentence[r.start() - 1] in TAIL_NOT_AFTER  # 副班长X, 炊事班班长X (r63-28)
+            if len(rung) >= 2 and not unit and full is not None and full.group() in self.cards \
+                    and not (k and spans[k - 1][1] > r.start()):
                 # 复核人班长陈国梁 for a 道班班长: the tail of a rung right before a full name is its title there too —
                 # never a one-character head (三连刘满仓 is of the third company, no 连长; hk1)
                 return full.group(), "title", self.short[rung]
@@ -1064,7 +1079,8 @@ class RankReader:
             return False
         if r.group("rung") in self.declared:
             return True  # 叫童生“相公”就是叫错了功名: the world gives the name to the rung, whoever says it (hk1, stop 63)
-        if absent and not (r.start() >= 2 and sentence[r.start() - 2] in CALLED_BEFORE and sentence[r.end():r.end() + 1] in CALLED_AFTER):
+        if absent and said not in EVERYONES_ADDRESS and not any(said.endswith(x) for x in ADDRESS_POSTS) \
+                and not (r.start() >= 2 and sentence[r.start() - 2] in CALLED_BEFORE and sentence[r.end():r.end() + 1] in CALLED_AFTER):
             # “来两斤茶，郑掌柜。”: one called is there, whatever the 在场 lists — a courtesy to their face
             held = self.compare(who, said)
             return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
@@ -1105,6 +1121,12 @@ VOCATIVE_OPENS = "“「"
 """What opens the quote a vocative title stands first in (its surname right after)."""
 VOCATIVE_ENDS = frozenset("，,！!")
 """What follows a vocative title: the pause after the one spoken to is named (“周排长，今天…”, “韩把头！”)."""
+ADDRESS_POSTS = ("师傅", "老师", "大夫", "医生", "先生", "老板", "掌柜", "经理", "主任", "科长", "处长", "局长", "厂长", "队长",
+                 "班长", "组长", "师父", "工程师", "技术员", "会计")
+"""Posts said as everyday address behind one's back too (孙师傅今天没来？, 王经理人好): an absent one called by them is no
+claim of the rank (r63-18)."""
+TAIL_NOT_AFTER = frozenset("副代正班队组排连车科股")
+"""A character before a rung's tail that makes it a deputy's (副班长) or another unit's head (炊事班班长), no rung's title."""
 CALLED_BEFORE = frozenset("“「，,")
 CALLED_AFTER = frozenset("，,。！!？?”」")
 """Around a title (its surname first), what makes it a call (“…，郑掌柜。”): the one spoken to is in the scene."""

@@ -121,7 +121,7 @@ def test_the_world_names_a_rung_otherwise() -> None:
     assert rung_names("乡下人叫班长“班头”，叫学徒“小把”。", ("学徒", "班长")) == (("班头", "班长"), ("小把", "学徒"))
     assert rung_names("工段长管三个班，厂里人顺口叫「段头」。", ("学徒", "工段长")) == (("段头", "工段长"),)
     assert rung_names("叫学徒“师傅”就是叫错了。", ("学徒", "班长")) == ()
-    assert rung_names("学徒不是师傅；叫班长“师傅”。", ("学徒", "班长")) == (("师傅", "班长"),)
+    assert rung_names("学徒不是把头；叫班长“把头”。", ("学徒", "班长")) == (("把头", "班长"),)
     assert rung_names("嫔以上是一宫主位，宫人称“娘娘”。", ("答应", "贵人", "嫔", "妃")) == ()  # a range, no rung's own
     ladder = ladders_of(WORKS)[0]
     assert ladder.rungs[0] == "学徒" and ladder.called == (("段头", "工段长"),)
@@ -193,4 +193,32 @@ def test_a_rungs_tail_before_a_full_name(tmp_path: Path) -> None:
     body = "马国栋在单子底下写上：经手人马国栋，签字人班长杜小河。"
     assert _higher(continuity(tmp_path / "a", ROAD, cards, ["马国栋", "杜小河"], body, "道班"), "杜小河")
     cards["杜小河"] = (["小杜"], "他是道班的班长。", "道班班长", [])
+    assert not any("杜小河 的境界" in m for m in continuity(tmp_path / "b", ROAD, cards, ["马国栋", "杜小河"], body, "道班"))
+
+
+def test_reviewers_narrowings_of_the_names(tmp_path: Path) -> None:
+    """r63-8: words of everyone's address, and a name of someone of the rung's (秀才的娘子叫“太太”), are no rung's name;
+    r63-9: a wrong naming is read in its own clause only (the next clause about 童生 leaves 相公 the 秀才's)."""
+    rungs = ("童生", "秀才", "举人")
+    assert rung_names("童生见了秀才要叫“先生”。秀才的娘子叫“太太”。", rungs) == ()
+    assert rung_names("乡下人叫秀才“相公”，童生可不能这么叫。", rungs) == (("相公", "秀才"),)
+
+
+def test_reviewers_narrowings_of_a_scene_of_two(tmp_path: Path) -> None:
+    """r63-1: a stranger put in play by the quote's narration (一个婆婆探进头来，冲他喊：) speaks it, none of the two;
+    r63-17: a pronoun reacting right after words (她愣了一下) is their listener, no speaker."""
+    body = "石大河蹲在炉子边，马国栋在一旁拧螺丝。\n\n一个婆婆探进头来，冲他喊：“小马，我那块怀表你给修好没有？”"
+    assert not any("怀表" in m for m in continuity(tmp_path / "a", WORKS, SHOP, ["马国栋", "石大河"], body))
+    body = "马国栋把饭盒放下。\n\n“你一个学徒，懂什么？”她愣了一下，低下头不吭声了。"
+    assert not any("韩秀芝 的境界" in m for m in continuity(tmp_path / "b", WORKS, RANKED, ["马国栋", "韩秀芝"], body))
+
+
+def test_reviewers_narrowings_of_ranks(tmp_path: Path) -> None:
+    """r63-7: the old title kept for one the draft tells fell (她早就被撸成了班长) is no claim; r63-28: a rung's tail after
+    副 is a deputy's, no title of the rung."""
+    body = "马国栋推门进来：“韩段头，二号床子又卡了。”韩秀芝摆摆手，她早就被撸成了班长。"
+    assert not _higher(continuity(tmp_path / "a", WORKS, RANKED, ["马国栋", "韩秀芝"], body), "韩秀芝")
+    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", []),
+                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", [])}
+    body = "副班长杜小河扛着铁锹走在最后，马国栋跟在他后头。"
     assert not any("杜小河 的境界" in m for m in continuity(tmp_path / "b", ROAD, cards, ["马国栋", "杜小河"], body, "道班"))
