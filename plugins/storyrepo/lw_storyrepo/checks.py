@@ -34,7 +34,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import REACTION, DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import REACTION, SPEAKING, DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -3600,7 +3600,7 @@ def _other_of_cast(ctx: CheckContext, names: re.Pattern[str], words: str, line: 
     if STRANGER_NEAR.search(before) or STRANGER_NEAR.search(after):
         return None
     lead_before, lead_after = LED_BY_PRONOUN.match(before), LED_BY_PRONOUN.match(after)
-    said_after = lead_after.group(1) if lead_after and not REACTION.search(after) else None
+    said_after = lead_after.group(1) if lead_after and not REACTION.search(after) and SPEAKING.search(after) else None
     called = _called_at_start(ctx, names, words)
     if called is None:
         of_gender = [p for p in cast if said_after and _gender_of(ctx, p) == said_after]

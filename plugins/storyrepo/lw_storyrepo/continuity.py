@@ -4598,6 +4598,9 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
 REACTION = re.compile(r"愣|怔|点头|点了点头|摇头|摇了摇头|脸一红|红了脸|没吭声|不吭声|没说话|不说话|低下头|低了头|一惊|没接话|没理")
 """What the one spoken to does right after words (她愣了一下, 他点点头): a pronoun doing it is the listener, no speaker
 (r63-17)."""
+SPEAKING = re.compile(r"说|道|问|嚷|喊|骂|吼|笑着|补了一句|压低|学着|接着|开口|嘀咕|念叨|叹")
+"""A verb or manner of speaking: what a pronoun's clause by words must hold to stand for their speaker (她学着他的样子…,
+她笑着说) — a face, a look, a silence or leaving says nothing of who spoke (r63-17's follow-up)."""
 REACTION_REACH = 12
 """How many characters after a quote's close :func:`_other_of_two` reads for a listener's :data:`REACTION`."""
 
@@ -4613,6 +4616,9 @@ def _other_of_two(voices: list[Any], cast: set[str], lines: list[str] | None = N
         if voice is not None and voice.guessed and lines is not None:
             close = voice.column + len(voice.words)  # a guessed speaker whose words a reaction follows (“…”她愣了一下):
             if REACTION.search(lines[line], close, close + REACTION_REACH):  # who reacts is unsure, so who is spoken to (r63-17)
+                return None
+            told = re.sub(r"“[^”]*”?", "", lines[line])  # the line's narration: a guess stands only by a pronoun's speaking
+            if not SPEAKING.search(told):
                 return None
         speaker = str(voice.speaker) if voice is not None else None
         return next((p for p in cast if p != speaker), None) if speaker in cast else None

@@ -209,8 +209,9 @@ def test_reviewers_narrowings_of_a_scene_of_two(tmp_path: Path) -> None:
     r63-17: a pronoun reacting right after words (她愣了一下) is their listener, no speaker."""
     body = "石大河蹲在炉子边，马国栋在一旁拧螺丝。\n\n一个婆婆探进头来，冲他喊：“小马，我那块怀表你给修好没有？”"
     assert not any("怀表" in m for m in continuity(tmp_path / "a", WORKS, SHOP, ["马国栋", "石大河"], body))
-    body = "马国栋把饭盒放下。\n\n“你一个学徒，懂什么？”她愣了一下，低下头不吭声了。"
-    assert not any("韩秀芝 的境界" in m for m in continuity(tmp_path / "b", WORKS, RANKED, ["马国栋", "韩秀芝"], body))
+    for n, after in enumerate(("她愣了一下，低下头不吭声了。", "她眼圈一红，扭头跑了出去。")):  # r63-17 and its follow-up
+        body = f"马国栋把饭盒放下。\n\n“你一个学徒，懂什么？”{after}"
+        assert not any("韩秀芝 的境界" in m for m in continuity(tmp_path / f"b{n}", WORKS, RANKED, ["马国栋", "韩秀芝"], body))
 
 
 def test_reviewers_narrowings_of_ranks(tmp_path: Path) -> None:
