@@ -34,7 +34,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
+from lw_storyrepo.continuity import REACTION, SPEAKING, DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
@@ -2999,7 +2999,8 @@ by the clause's speaker."""
 
 
 def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
-                people_outside: Callable[[], frozenset[str]]) -> str | None:
+                people_outside: Callable[[], frozenset[str]],
+                turned_to: Callable[[str], bool] | None = None) -> str | None:
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there
     (``people_outside``: the people the line names outside its quotes, :func:`_people_outside_quotes`)."""
     before = line[max(0, m.start() - 24):m.start()]
@@ -3051,9 +3052,25 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
     led = names.match(line) is not None and _solid_before(line, m.start()) in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
         who = people_outside()
-        if len(who) == 1:
+        if len(who) == 1 and not (turned_to is not None and turned_to(next(iter(who)))):
             return next(iter(who))
     return None
+
+
+def _spoken_to_only(ctx: CheckContext, names: re.Pattern[str], told: str, who: str) -> bool:
+    """Whether every naming of ``who`` in a line's narration ``told`` (its quotes blanked) stands right after a word of
+    turning to (:data:`_TO`: 她回头冲孟和说): the one spoken to, no speaker of the line (hk1, stop 63)."""
+    said = [n for n in names.finditer(told) if ctx.aliases.get(n.group(), n.group()) == who]
+    return bool(said) and all(n.start() > 0 and told[n.start() - 1] in _TO for n in said)
+
+
+def _blank_quotes(line: str) -> str:
+    """``line`` with each of its quotes blanked (the same length: positions stand)."""
+    parts, at = [], 0
+    for q in quote_matches(line):
+        parts += [line[at:q.start()], " " * (q.end() - q.start())]
+        at = q.end()
+    return "".join(parts) + line[at:]
 
 
 
@@ -3075,11 +3092,7 @@ def _people_outside_quotes(ctx: CheckContext, line: str, names: re.Pattern[str])
 def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
     """The names a line says outside its quotes (a quote blanked first and then the rest is the same as every quote
     of the line blanked)."""
-    parts, at = [], 0
-    for q in quote_matches(line):
-        parts += [line[at:q.start()], " " * (q.end() - q.start())]
-        at = q.end()
-    return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
+    return tuple(n.group() for n in names.finditer(_blank_quotes(line)))
 
 OBJECT_BEFORE_NAME = re.compile(
     r"(?:走|来|凑|跑|挪|靠|奔|冲|退|坐|站|蹲|踱|移|转|追|赶|回|扑|爬|溜|闪|跟|挤)了?(?:到|近|至|过去到)$|"  # 走到X身边
@@ -3450,6 +3463,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
         people_outside = functools.cache(functools.partial(_people_outside_quotes, ctx, line, names)) if names and quotes else None
+        # whether the line's narration names a person only as the one turned to: read once a line and person (r63-21)
+        turned_to = functools.cache(functools.partial(_spoken_to_only, ctx, names, outside)) if names and quotes else None
         marks = _LineMarks(ctx, names, outside)
         for m in quotes:
             if letter is not None:  # a letter read out: its writer's words, not the reader's
@@ -3457,7 +3472,7 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                 yield Voice(letter[0], words, i, m.start() + 1, letter[1])
                 taken.append(m.span())
                 continue
-            speaker = _attributed(ctx, names, clauses, line, m, people_outside) \
+            speaker = _attributed(ctx, names, clauses, line, m, people_outside, turned_to) \
                 if names and clauses is not None and people_outside is not None else None
             lead = marks.lead(m.start())
             guessed = speaker is None
@@ -3485,6 +3500,10 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and clause.startswith(p[1:]) and not lexicon().freq.get(p[1:])
                                 and clause[2:3] not in NOT_AFTER_SUBJECT), None)
             words = next(g for g in m.groups() if g is not None)
+            if speaker is None and names and people_outside is not None:
+                speaker = _other_of_cast(ctx, names, words, line, m, people_outside())
+                if speaker is None and turn is not None and taken:
+                    speaker = _beat_of_cast(ctx, names, line[taken[-1][1]:m.start()], turn)
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
                 # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
@@ -3494,6 +3513,8 @@ def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterab
                                 and (not ctx.cast or s in ctx.cast)), None) if guessed and alone else None
                 # (among the scene's cast when the draft lists it, as the turn-taking picks: a letter's writer read out
                 # before is no party — K3, stop 55)
+                if speaker is None and names and people_outside is not None:  # in a scene of two, the other one (hk1, stop 63)
+                    speaker = _other_of_cast(ctx, names, words, line, m, people_outside())
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker
@@ -3592,6 +3613,70 @@ def _gender_of(ctx: CheckContext, who: str) -> str:
 PRONOUN_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,12}[，,：:]\s*")
 """The narration between two quotes of one paragraph that is a pronoun's beat alone (“…”他压低了声音，“…”): the pronoun
 right after a quote stands for its speaker, and the next quote goes on that turn (K6, stop 57)."""
+
+
+STRANGER_NEAR = re.compile(r"有人|一个|那人|外头|外面|门外|窗外|谁|几个|大伙|众人|其他人|别人|旁人")
+"""Words of the narration by a quote that put someone the book does not know in play (一个婆婆探进头来，冲他喊：, 外头有人喊):
+:func:`_other_of_cast` gives the quote to none of a scene of two (r63-1)."""
+LED_BY_PRONOUN = re.compile(r"\s*(?:[^，,。！？!?“”\n]{1,6}[，,])?(?<![其吉])([他她])(?!们)")
+"""A narration segment led by a pronoun as its subject: at its start, or after one short clause (换完垫子，他…)."""
+
+
+def _other_of_cast(ctx: CheckContext, names: re.Pattern[str], words: str, line: str, m: re.Match[str],
+                   named: frozenset[str]) -> str | None:
+    """Who says ``words`` (the quote ``m`` of ``line``, which no other reading gave a speaker) in a scene of two (the
+    draft's 在场): the one the words do not call at their start when they call the other (“小余，…”, “老杜，把…递过来”) —
+    the one spoken to never speaks — when the narration adjoining the quote (its sentence before it, or the clause right
+    after it) is led by a pronoun of that one's gender as its subject (换完垫子，他满手油泥…：“小杜，…”; “小余，…”他伸出右手)
+    and the line's narration names nobody but the two (``named``). And words calling nobody, the clause right after them
+    led by a 他 or a 她, when one of the two alone is of that gender by the cards (“…”她学着他的样子缩脖子): theirs. None
+    when the narration by the quote puts a stranger in play (:data:`STRANGER_NEAR`: 一个婆婆探进头来，冲他喊：), or the
+    pronoun after the words reacts to them (:data:`REACTION`: 她愣了一下) (hk1, stop 63; r63-1, r63-2, r63-17)."""
+    cast = {ctx.aliases.get(p, p) for p in ctx.cast}
+    if len(cast) != 2 or not named <= cast:
+        return None
+    start = max(line.rfind(c, 0, m.start()) for c in "。！？!?”」\n") + 1
+    before = line[start:m.start()]
+    stop = min((k for k in (line.find(c, m.end()) for c in "。！？!?“「") if k >= 0), default=len(line))
+    after = line[m.end():stop]
+    if STRANGER_NEAR.search(before) or STRANGER_NEAR.search(after):
+        return None
+    lead_before, lead_after = LED_BY_PRONOUN.match(before), LED_BY_PRONOUN.match(after)
+    said_after = lead_after.group(1) if lead_after and not REACTION.search(after) and SPEAKING.search(after) else None
+    called = _called_at_start(ctx, names, words)
+    if called is None:
+        of_gender = [p for p in cast if said_after and _gender_of(ctx, p) == said_after]
+        return of_gender[0] if len(of_gender) == 1 and all(_gender_of(ctx, p) for p in cast) else None
+    if called not in cast:
+        return None
+    other = next(p for p in cast if p != called)
+    pronoun = _gender_of(ctx, other)
+    leads = {x.group(1) for x in (lead_before, lead_after) if x is not None}
+    return other if (pronoun in leads if pronoun else leads) else None
+
+
+CAST_BEAT = re.compile(r"[他她][^“”「」。！？!?\n]{0,24}[，,：:]\s*")
+"""A pronoun's beat between two quotes of one paragraph in a scene of two (“…”他伸出右手，在长生眼前晃了晃，“…”): longer
+than :data:`PRONOUN_BEAT`'s, the other of the two named in it only as an object (:func:`_beat_of_cast`)."""
+
+
+BEAT_AGENT_BEFORE = frozenset("被让叫由替却就便倒")
+"""A character before a name in a beat that makes the name act there (被老周抢了先, 却老周先开了口)."""
+
+
+def _beat_of_cast(ctx: CheckContext, names: re.Pattern[str], beat: str, turn: str) -> str | None:
+    """``turn`` (who said the paragraph's quote before) when ``beat``, the narration between it and the next quote, is
+    :data:`CAST_BEAT` of ``turn``'s pronoun, in a scene of two (the draft's 在场) with ``turn`` one of them, and no clause
+    of it opens on a name (她把碗递给老周，老周接过来，“…”: the next words are 老周's); None otherwise (hk1, stop 63)."""
+    cast = {ctx.aliases.get(p, p) for p in ctx.cast}
+    pronoun = _gender_of(ctx, turn)
+    if len(cast) != 2 or turn not in cast or not CAST_BEAT.fullmatch(beat) or (pronoun and beat[0] != pronoun):
+        return None
+    if any(names.match(clause.lstrip()) for clause in re.split(r"[，,]", beat)[1:]):
+        return None
+    # 他刚要往下说，却被老周抢了先: another acting in the beat (被/让/叫/由/替, or a subject after 却/就/便/倒) takes the turn (r63-3)
+    return None if any(beat[n.start() - 1:n.start()] in BEAT_AGENT_BEFORE and ctx.aliases.get(n.group(), n.group()) != turn
+                       for n in names.finditer(beat) if n.start()) else turn
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:

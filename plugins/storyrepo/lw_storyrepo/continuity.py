@@ -1639,7 +1639,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained, asked)
         if not explained:
             out += _register(world, names, sentences, first_line, set(set_realm))
-        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
+        present = frozenset(aliases.get(str(x), str(x)) for x in as_list(meta.get("在场")))
+        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked,
+                              _other_of_two(voices, set(present), lines), present)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     looks = _described(world) if names is not None and world.items else None
@@ -1664,8 +1666,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         looks_said = rf"[一那这]?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
         # 起身从自己的抽屉里摸出…: where it came from may stand before the verb, in the subject's own clause
         source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
-                         rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})(?P<thing>{item_re})")
+        # 掏出严书记那枚包着红绒布的铜柄公章: an owner and a measure word, then the thing's looks (hk1, stop 63)
+        owner_looks = rf"(?:{names.pattern})的?[那这]一?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?P<lead>[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)})"
+                         rf"(?:{owner_looks}|{owner}(?:[^。！？“”\n]{{0,6}}?|{looks_said}))(?P<thing>{item_re})")
         # “我拿青哥那只骨哨吹了三声”, “我用我那把刀割的”: in someone's words, 我 using a thing an owner word names
         # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
         # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
@@ -1686,7 +1690,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:(?:{alternation(SPOKEN_USE_VERBS)})[了着]?|(?:{alternation(SPOKEN_CARRY_VERBS)})[了着])"
                            rf"((?:{names.pattern})?你(?:的|[那这]一?[{ITEM_KIND}])?"
                            rf"|(?:{names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])|)"
-                           rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
+                           rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?"
+                           rf"(?:(?<=[{ITEM_KIND}])[^。！？“”，,：:\n的]{{1,4}}?)?({item_re})")  # 那把银鞘蒙古刀: a few words of looks after a measure (hk1)
         speakers = _by_line(voices)  # line -> the voices with a speaker on it (where their words stand)
         # “莫看我手上这只翡翠扳指”, “把我那只鲨鱼皮套的千里镜拿来”: the speaker calls a known thing their own — this/that and
         # a measure word after 我 (a place of their body or house between), a few words of looks — with no use verb: whoever
@@ -4563,9 +4568,11 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
 
 def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]],
                    first_line: int, pov: str | None, set_realm: set[str], text: str, found: list[Finding],
-                   asked: dict[tuple[int, int], str | None]) -> list[Finding]:
+                   asked: dict[tuple[int, int], str | None],
+                   spoken_to: Callable[[int, int], str | None] | None = None,
+                   present: frozenset[str] = frozenset()) -> list[Finding]:
     """The generic reader's 境界 findings (:mod:`lw_storyrepo.ranks`) that the older rules have not already
-    made on the same line for the same person."""
+    made on the same line for the same person (``spoken_to``: :func:`_other_of_two`; ``present``: the draft's 在场)."""
     reader = world.rank_reader()
     if reader.rung_re is None:
         return []
@@ -4574,7 +4581,8 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
             asked[line, column] = _antecedent(names, lines, line, column, world, pov)
         return asked[line, column]
 
-    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov, lines)
+    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov, lines, spoken_to,
+                          present)
     if not DOWN_EVENTS.search(text):
         new += steps(reader, names, world.aliases, sentences, first_line, set_realm)
     seen = {(f.line, f.message.split(" ", 1)[0]) for f in found if "境界" in f.message}
@@ -4585,6 +4593,36 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
             seen.add(key)
             out.append(f)
     return out
+
+
+REACTION = re.compile(r"愣|怔|点头|点了点头|摇头|摇了摇头|脸一红|红了脸|没吭声|不吭声|没说话|不说话|低下头|低了头|一惊|没接话|没理")
+"""What the one spoken to does right after words (她愣了一下, 他点点头): a pronoun doing it is the listener, no speaker
+(r63-17)."""
+SPEAKING = re.compile(r"说|道|问|嚷|喊|骂|吼|笑着|补了一句|压低|学着|接着|开口|嘀咕|念叨|叹")
+"""A verb or manner of speaking: what a pronoun's clause by words must hold to stand for their speaker (她学着他的样子…,
+她笑着说) — a face, a look, a silence or leaving says nothing of who spoke (r63-17's follow-up)."""
+REACTION_REACH = 12
+"""How many characters after a quote's close :func:`_other_of_two` reads for a listener's :data:`REACTION`."""
+
+
+def _other_of_two(voices: list[Any], cast: set[str], lines: list[str] | None = None) -> Callable[[int, int], str | None]:
+    """Who the words standing at (line, column) of the draft are spoken to in a scene of two (``cast``, the draft's 在场
+    as the cards name them): the one of the two who does not say them, when ``voices`` give them a speaker of the two;
+    None otherwise (a scene of three, words nobody is said to say). One talks to the other (hk1, stop 63)."""
+    by_line = _by_line(voices) if len(cast) == 2 else {}
+
+    def spoken_to(line: int, column: int) -> str | None:
+        voice = next((v for v in by_line.get(line, ()) if v.column - 1 <= column < v.column - 1 + len(v.words)), None)
+        if voice is not None and voice.guessed and lines is not None:
+            close = voice.column + len(voice.words)  # a guessed speaker whose words a reaction follows (“…”她愣了一下):
+            if REACTION.search(lines[line], close, close + REACTION_REACH):  # who reacts is unsure, so who is spoken to (r63-17)
+                return None
+            told = re.sub(r"“[^”]*”?", "", lines[line])  # the line's narration: a guess stands only by a pronoun's speaking
+            if not SPEAKING.search(told):
+                return None
+        speaker = str(voice.speaker) if voice is not None else None
+        return next((p for p in cast if p != speaker), None) if speaker in cast else None
+    return spoken_to
 
 
 def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, int, str]], first_line: int,

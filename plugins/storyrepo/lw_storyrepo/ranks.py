@@ -20,12 +20,13 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterable
 from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.numerals import chinese, value
+from lw_storyrepo.repo import as_list
 from lw_storyrepo.listeners import QUOTED, addressee
 from lw_storyrepo.wordsre import first_end, quoted_at
 
@@ -58,9 +59,11 @@ _STRIP = re.compile(r"[*`「」“”\"'《》【】\[\]]|[（(][^）)]*[）)]")
 
 @dataclass(frozen=True)
 class Ladder:
-    """One ladder of ranks, lowest first."""
+    """One ladder of ranks, lowest first; ``called`` the other names the world gives its rungs (:func:`rung_names`:
+    ``(name, rung)``), no part of its identity (a ladder stated twice is one)."""
 
     rungs: tuple[str, ...]
+    called: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def index(self, rung: str) -> int:
         return self.rungs.index(rung)
@@ -232,7 +235,56 @@ def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[La
     if held:
         told = [frozenset(y.rungs) for y in found]
         found += [x for x in dict.fromkeys(_held_in_order(sections, held)) if not any(frozenset(x.rungs) <= t for t in told)]
-    return tuple(x for x in dict.fromkeys(found) if not held or any(_rung_in(v, x) for v in held))
+    return tuple(replace(x, called=rung_names(world_text, x.rungs)) for x in dict.fromkeys(found)
+                 if not held or any(_rung_in(v, x) for v in held))
+
+
+NAMING_VERBS = r"叫做|叫作|称作|称为|称做|唤作|喊作|叫|称|喊|唤"
+"""The verbs a world text gives a rung another name with (乡下人叫秀才“相公”, 线长…厂里人顺口叫「拉长」)."""
+RUNG_NAMED = re.compile(rf"(?:{NAMING_VERBS})(?P<rung>[^“”「」，,。；;：:\n]{{0,6}}?)[“「](?P<name>[\u4e00-\u9fff]{{2,4}})[”」]")
+"""A naming verb, the rung it names if said right after it (叫秀才“相公”), and the quoted name (:func:`rung_names`)."""
+MISNAMED = re.compile(r"[^，,。；;\n]{0,6}?(?:错|不对|不该|不能|不准|不许)|[^，,。；;\n]{0,2}?(?:不算|不是)")
+"""What after a naming says the name is wrong for that rung (叫童生“相公”就是叫错了功名)."""
+RUNG_RANGE = re.compile(r"及?(?:以上|以下|之上|之下|往上|往下|上下|前后)")
+"""After a rung, what makes a naming of a range of rungs (嫔以上是一宫主位，宫人称“娘娘”), no one rung's name."""
+EVERYONES_ADDRESS = frozenset({"先生", "老爷", "大人", "太太", "夫人", "小姐", "少爷", "老板", "师傅", "老师", "同志", "大哥",
+                               "大姐", "阿姨", "叔叔", "大爷", "大娘", "掌柜", "东家", "师父", "娘娘", "小主", "主子"})
+"""Words of address anyone may be called by: never a rung's own name, whatever the world text says (秀才的娘子叫“太太”,
+童生见了秀才要叫“先生”: r63-8)."""
+NAMES_REACH = 40
+"""How far back in its sentence a naming with no rung right after its verb looks for the rung it names."""
+
+
+def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The other names the world text gives the rungs ``rungs``: ``(name, rung)`` for a quoted name after a verb of naming
+    (:data:`NAMING_VERBS`), of the rung said between them (乡下人叫秀才“相公”) or else of the last rung said before the verb in
+    its sentence, :data:`NAMES_REACH` characters back at most (线长管一条拉，厂里人顺口叫「拉长」) — a name said wrong for
+    a rung (:data:`MISNAMED`: 叫童生“相公”就是叫错了, 童生不是相公), a rung itself or a name given two rungs is none
+    (hk1, stop 63)."""
+    found: dict[str, set[str]] = {}
+    wrong: set[tuple[str, str]] = set()
+    by_length = sorted(rungs, key=len, reverse=True)
+    rung_re = re.compile("|".join(re.escape(r) for r in by_length)) if by_length else None
+    if rung_re is None:
+        return ()
+    for m in RUNG_NAMED.finditer(world_text or ""):
+        name, said = m.group("name"), m.group("rung")
+        rung = said if said in rungs else None
+        if rung is None and not said:
+            start = max(world_text.rfind(c, max(0, m.start() - NAMES_REACH), m.start()) for c in "。；;\n") + 1
+            before = list(rung_re.finditer(world_text, start, m.start()))
+            rung = before[-1].group() if before else None
+            if before and RUNG_RANGE.match(world_text, before[-1].end()):
+                continue  # 嫔以上…称“娘娘”: a name of every rung from it up, none's own
+        if rung is None or name in rungs or name in EVERYONES_ADDRESS \
+                or (not said and "的" in world_text[before[-1].end():m.start()]):
+            continue  # 秀才的娘子叫“太太”: a name of someone of the rung's, not of the rung (r63-8)
+        if MISNAMED.match(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
+            wrong.add((name, rung))
+            continue
+        found.setdefault(name, set()).add(rung)
+    return tuple((name, next(iter(held))) for name, held in found.items()
+                 if len(held) == 1 and (name, next(iter(held))) not in wrong)
 
 
 ORDERED = re.compile(r"往上|再往上|之上|以上是|之下|以下是|高于|低于|高过|低过|升为|升到|晋为|晋升|考中|中了|过了")
@@ -427,6 +479,8 @@ DONE_TO_YOU = re.compile(r"(?<![等要若如假倘万当])你(?:现在|如今|�
 等你都当上R了 (a time to come: :data:`YOU_ARE`'s lookbehind, frk2 at stop 61)."""
 VOCATIVE = re.compile(r"“([^“”，,！!？?。：:]{1,8})[，,！!]")
 """A quote opening by calling its listener (“满姐，…)."""
+NOT_CALLED = re.compile(r"[你我他她您俺咱]")
+"""What a quote's first clause holds when it is said, not a call (“以前你称东西，…”): a person's pronoun (hk1, stop 63)."""
 ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
 
 
@@ -577,6 +631,8 @@ class RankReader:
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
     called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
+    titles: dict[str, str] = field(default_factory=dict)  # 拉长 -> 线长, 骁骑 -> 骁骑校: a rung's other name, a surname's title only
+    declared: frozenset[str] = frozenset()  # the titles the world text gives (:func:`rung_names`), not read off an alias
     posted_surnames: frozenset[str] = frozenset()  # surnames (of :attr:`surnames`) borne by one of no rank field whose
     # card's text names a rung of two characters or more (退休的老主任)
 
@@ -606,6 +662,9 @@ class RankReader:
                     reader.holds.setdefault(person, {})[k] = held
             if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
+        for person, card in cards.items():  # 巴领催 of 巴彦: a name no surname starts, its head said before its rung
+            if len(surname(person)) != 1 and _alias_stem(person, card, reader.holds.get(person, {}).values()):
+                reader.surnames.setdefault(person[0], []).append(person)
         reader.ranked = {s: [p for p in people if p in reader.holds] for s, people in reader.surnames.items()}
         reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
         said = [r for r in rungs if len(r) >= 2]
@@ -630,10 +689,11 @@ class RankReader:
             if m and m.group(1) not in rungs:
                 clipped.setdefault(m.group(1), []).append(rung)
         reader.clipped = {c: full[0] for c, full in clipped.items() if len(full) == 1}
+        reader.titles, reader.declared = _rung_titles(ladders, cards, surname, reader.holds, rungs)
         if rungs:
             ones = "".join(r for r in rungs if len(r) == 1)
             forms = []
-            for rung in sorted(rungs | set(reader.short) | set(reader.clipped), key=len, reverse=True):
+            for rung in sorted(rungs | set(reader.short) | set(reader.clipped) | set(reader.titles), key=len, reverse=True):
                 if len(rung) == 1:
                     behind = rf"(?<![{ones}])" if ones else ""
                     forms.append(rf"{behind}{re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
@@ -649,6 +709,19 @@ class RankReader:
             reader.rung_re = re.compile(rf"(?P<rung>{'|'.join(forms)}){LEVEL}")
         return reader
 
+    def _titled(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], k: int) -> str | None:
+        """The one ranked bearer of the surname right before ``r`` (a rung's other name, :attr:`titles`), when it is an
+        address (罗拉长, 巴骁骑): no name the book knows running into the title, the surname not posted
+        (:attr:`posted_surnames`), the character before it no part of a word (:meth:`_address_ok`); None otherwise."""
+        if r.start() < 1:
+            return None
+        s = sentence[r.start() - 1]
+        owners = self.ranked_of(s)
+        if len(owners) != 1 or s in self.posted_surnames or (k and spans[k - 1][1] > r.start() - 1) \
+                or not self._address_ok(sentence, r):
+            return None
+        return owners[0]
+
     def compare(self, who: str, rung: str) -> tuple[int, str] | None:
         """(said − held, the card's rung) on the ladder both are on; None when the person holds none there."""
         for k in self.ladder_of.get(rung, []):
@@ -661,13 +734,24 @@ class RankReader:
     def findings(self, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],
                  first_line: int, text: str, skip: set[str],
                  antecedent: Callable[[int, int], str | None], pov: str | None,
-                 lines: list[str] | None = None) -> list[Finding]:
+                 lines: list[str] | None = None,
+                 spoken_to: Callable[[int, int], str | None] | None = None,
+                 present: frozenset[str] = frozenset()) -> list[Finding]:
         """Findings of ranks said of a person lower (error) or, in narration, higher (warning) than their card's
         境界; ``skip`` the people whose 境界 the draft's setting changes set. A title higher than the card's warns
         too where it is a claim (:meth:`_title_claims`; ``lines``: the draft's lines the sentences index, to tell
-        narration from a quote)."""
-        if self.rung_re is None or not self.holds or DOWN_WORDS.search(text):
+        narration from a quote; ``spoken_to``: who words at a line and column are said to, ``present``: the draft's 在场)."""
+        if self.rung_re is None or not self.holds:
             return []
+        # a fall told anywhere in the draft explains a rank said lower, never one said higher — unless in that
+        # sentence (品检台上又退回来一箱板子 explains no 罗拉长 of a 普工; hk1, stop 63)
+        fallen = DOWN_WORDS.search(text) is not None
+        # who a fall is told of: the people its clauses name, everyone when one speaks of a 他/她 (阿福被撸成木匠已经三年了:
+        # “严领作，…” is the old title kept; r63-7)
+        fell = [clause for _i, _c, sentence in sentences if fallen and DOWN_WORDS.search(sentence)
+                for clause in re.split(r"[，,；;：:]", sentence) if DOWN_WORDS.search(clause)]  # the fall's own clause
+        fell_of = {aliases.get(n.group(), n.group()) for x in fell for n in names.finditer(x)}
+        fell_any = any(re.search(r"(?<![其吉])[他她](?!们)", x) for x in fell)
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
         paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
@@ -681,7 +765,7 @@ class RankReader:
             starts = [a for a, _b in spans]
             for r in self.rung_re.finditer(sentence):
                 bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov, before[-LOOK_BACK:],
-                                   lines)
+                                   lines, spoken_to)
                 if bound is None:
                     continue
                 who, kind, said = bound
@@ -692,6 +776,8 @@ class RankReader:
                 clause = re.split(r"[，,；;：:“]", before)[-1]
                 if sentence.startswith(GROUP_OF, r.end()) \
                         or (lines is not None and told_back(before) and quoted_at(lines[i], col - 1 + r.start())):
+                    continue
+                if fallen and (kind == "below" or DOWN_WORDS.search(sentence)):
                     continue
                 if kind == "below" and reached(before):
                     kind = "narration"  # 刚当上灶丁: the stage just reached is the stage now, compared as said
@@ -722,6 +808,10 @@ class RankReader:
                 if kind == "served" and nth + 1 < len(sentences) and sentences[nth + 1][0] == i \
                         and self._moved_on(sentences[nth + 1][2], 0):
                     continue  # 当了十年R。前年坞主提他做了R2: the next sentence tells the step since
+                if diff < 0 and fallen:
+                    continue
+                if diff > 0 and (who in fell_of or fell_any):
+                    continue  # a higher rank of one the draft tells fell: the old one, kept in the mouth (r63-7)
                 if diff < 0:
                     flagged.add((i, who))
                     # a span served is weak evidence of the rank now (a back-story of a rise): a warning, not an error
@@ -729,7 +819,7 @@ class RankReader:
                                        "本章没有写降级的缘由", first_line + i, col, sentence.strip()[:60],
                                        Subject("境界", who, said)))  # answered and placed at the rank by review.check
                 elif diff > 0 and kind == "title" and self._title_claims(who, said, sentence, r, lines[i] if lines else None, col,
-                                                                          names, aliases):
+                                                                          names, aliases, bool(present) and who not in present):
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文用更高的「{said}」称呼{who}；"
                                        f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
@@ -742,14 +832,25 @@ class RankReader:
     def _bind(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], starts: list[int],
               names: re.Pattern[str], aliases: dict[str, str], i: int, col: int,
               antecedent: Callable[[int, int], str | None], pov: str | None, before: str = "",
-              lines: list[str] | None = None) -> tuple[str, str, str] | None:
+              lines: list[str] | None = None,
+              spoken_to: Callable[[int, int], str | None] | None = None) -> tuple[str, str, str] | None:
         """(person, frame kind, rung) the rank at ``r`` is said of, or None (``before``: the paragraph's text before the
         sentence; ``lines``: the draft's lines, ``i`` the sentence's, to find a quote's listener in their narration). Kinds: narration (a statement of the person's rank: warns when higher), title (an address: courtesy
         may raise it), below."""
         rung = r.group("rung")
         rung = self.clipped.get(rung, rung)
         k = bisect.bisect_right(starts, r.start())
+        if rung in self.titles:  # 罗拉长 for a 线长, 巴骁骑 for a 骁骑校: another name of the rung, after a surname only
+            titled = self._titled(sentence, r, spans, k)
+            return (titled, "title", self.titles[rung]) if titled else None
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
+            full = names.match(sentence, r.end())
+            unit = r.start() and sentence[r.start() - 1] in TAIL_NOT_AFTER  # 副班长X, 炊事班班长X (r63-28)
+            if len(rung) >= 2 and not unit and full is not None and full.group() in self.cards \
+                    and not (k and spans[k - 1][1] > r.start()):
+                # 复核人班长陈国梁 for a 道班班长: the tail of a rung right before a full name is its title there too —
+                # never a one-character head (三连刘满仓 is of the third company, no 连长; hk1)
+                return full.group(), "title", self.short[rung]
             owners = self.ranked_of(sentence[r.start() - 1:r.start()])
             if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
                     and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
@@ -846,10 +947,14 @@ class RankReader:
                           for frame, done in YOU_FRAMES):
             # “满姐，莫怄了。”他说，“你都上炉头了…” / “小俞，你当了这么些年的R”: the listener the quote called at its
             # start, earlier in the paragraph (a window: a sentence of thousands of ranks is not read again for each)
-            vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
+            # a quote's first clause with a person's pronoun in it is said, not called (“以前你称东西，…”: hk1)
+            vocative = [v for v in VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:])
+                        if not NOT_CALLED.search(v.group(1))]
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
             if listener is None and not vocative and lines is not None and quoted_at(lines[i], col - 1 + r.start()):
                 listener = self._addressee(lines, i, names, aliases, antecedent, pov)  # 瞅他一眼：“你是R…”
+                if listener is None and spoken_to is not None:
+                    listener = spoken_to(i, col - 1 + r.start())  # a scene of two: one speaks to the other (hk1)
             if listener:
                 return listener, "narration", rung
         if sentence.startswith("的", r.end()) and SERVED.search(sentence, max(0, r.start() - 12), r.start()):
@@ -959,18 +1064,26 @@ class RankReader:
         return addressee(lines, i, names, aliases, self.cards, antecedent, pov)
 
     def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
-                      names: re.Pattern[str], aliases: dict[str, str]) -> bool:
+                      names: re.Pattern[str], aliases: dict[str, str], absent: bool = False) -> bool:
         """Whether a title higher than ``who``'s card is a claim of their rank, not a courtesy (E1, stop 51): said by the
         narrator (outside any quote), or in a quote whose one speaker named in the line's narration holds the title's
         rung or higher (a superior does not flatter upward); never after 代/前/老 (acting, former, veteran) on the
         rank or its surname; never beside another rung (炉头砧板: ranks listed, the second one's holder no title's
-        bearer). Without ``line``, never."""
+        bearer). Without ``line``, never. A title in words of one ``absent`` from the scene (not in the draft's 在场:
+        是赵候官交代过的) is a claim too — courtesy is paid to one's face — unless it only drops the card's 副/代 (hk1, stop 63)."""
         # a bounded window before the title (the pattern ends at it): not the whole prefix per title (R51, stop 51)
         if line is None or (self.rung_re is not None and self.rung_re.match(sentence, r.end())) \
                 or NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - NOT_A_CLAIM_REACH), r.start()) \
                 or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - 1 - NOT_A_CLAIM_REACH),
                                                             r.start() - 1)):
             return False
+        if r.group("rung") in self.declared:
+            return True  # 叫童生“相公”就是叫错了功名: the world gives the name to the rung, whoever says it (hk1, stop 63)
+        if absent and said not in EVERYONES_ADDRESS and not any(said.endswith(x) for x in ADDRESS_POSTS) \
+                and not (r.start() >= 2 and sentence[r.start() - 2] in CALLED_BEFORE and sentence[r.end():r.end() + 1] in CALLED_AFTER):
+            # “来两斤茶，郑掌柜。”: one called is there, whatever the 在场 lists — a courtesy to their face
+            held = self.compare(who, said)
+            return not (held is not None and any(held[1] == head + said for head in DEPUTY_HEADS))
         if r.start() >= 2 and sentence[r.start() - 2] in VOCATIVE_OPENS and sentence[r.end():r.end() + 1] in VOCATIVE_ENDS:
             # “韩把头，…”: the one spoken to is called by the rank, whoever speaks (a hint) — but a deputy or an acting
             # holder called by the title without its 副/代 (王副局长 as 王局长) is the everyday courtesy (R57)
@@ -1008,11 +1121,50 @@ VOCATIVE_OPENS = "“「"
 """What opens the quote a vocative title stands first in (its surname right after)."""
 VOCATIVE_ENDS = frozenset("，,！!")
 """What follows a vocative title: the pause after the one spoken to is named (“周排长，今天…”, “韩把头！”)."""
+ADDRESS_POSTS = ("师傅", "老师", "大夫", "医生", "先生", "老板", "掌柜", "经理", "主任", "科长", "处长", "局长", "厂长", "队长",
+                 "班长", "组长", "师父", "工程师", "技术员", "会计")
+"""Posts said as everyday address behind one's back too (孙师傅今天没来？, 王经理人好): an absent one called by them is no
+claim of the rank (r63-18)."""
+TAIL_NOT_AFTER = frozenset("副代正班队组排连车科股")
+"""A character before a rung's tail that makes it a deputy's (副班长) or another unit's head (炊事班班长), no rung's title."""
+CALLED_BEFORE = frozenset("“「，,")
+CALLED_AFTER = frozenset("，,。！!？?”」")
+"""Around a title (its surname first), what makes it a call (“…，郑掌柜。”): the one spoken to is in the scene."""
 DEPUTY_HEADS = ("副", "代", "常务副", "代理")
 """What a card's rank may add before the title a vocative drops (王副局长 spoken to as 王局长)."""
 
 
 PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}
+
+
+def _rung_titles(ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str],
+                 holds: dict[str, dict[int, str]], rungs: set[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """``({title: rung}, the titles the world gives)``: the other names the world text gives the rungs
+    (:attr:`Ladder.called`: 相公 for 秀才, 拉长 for 线长), and the head of a rung a card's alias puts after its bearer's
+    surname (图骁骑 of a 骁骑校: 骁骑), two characters or more and no rung itself — a title said of whoever bears one
+    ranked surname (:meth:`RankReader._titled`); a title of two rungs is none (hk1, stop 63)."""
+    named: dict[str, set[str]] = {}
+    for ladder in ladders:
+        for name, rung in ladder.called:
+            named.setdefault(name, set()).add(rung)
+    declared = {n for n, held in named.items() if len(held) == 1}
+    for person, card in cards.items():
+        stem = surname(person) or (person[0] if _alias_stem(person, card, holds.get(person, {}).values()) else "")
+        for alias in (str(a) for a in as_list(card.get("别名"))):
+            head = alias[len(stem):] if stem and alias.startswith(stem) else ""
+            for rung in holds.get(person, {}).values():
+                if len(head) >= 2 and rung.startswith(head) and head != rung and head not in rungs:
+                    named.setdefault(head, set()).add(rung)
+    titles = {n: next(iter(held)) for n, held in named.items() if len(held) == 1 and n not in rungs}
+    return titles, frozenset(declared & set(titles))
+
+
+def _alias_stem(person: str, card: dict[str, Any], held: Iterable[str]) -> bool:
+    """Whether an alias of ``person``'s card is the first character of their name before a rung they hold, or before
+    the head of one (巴领催 of 巴彦, 图骁骑 of 图泰, a 骁骑校): a name no surname starts, called by its head like a surname
+    (hk1, stop 63)."""
+    return any(len(alias) >= 3 and alias[0] == person[0] and alias != person
+               and any(rung.startswith(alias[1:]) for rung in held) for alias in (str(a) for a in as_list(card.get("别名"))))
 
 
 def _level(text: str) -> tuple[str, int] | None:
