@@ -213,6 +213,19 @@ CONVEYING = (rf"(?:开|驾|赶|撑|划|摇|蹬)着[^，,。！？；;\n的]{{0,6
 """Driving, rowing or poling a vehicle along (开着解放车, 赶着那匹青马爬犁, 撑着篙把船头抵上了岸) and bringing a load by it
 (拉来一车水, 运了一船煤): a body's act as 骑着, 牵着 are (S3's round, stop 60: 连续性-盲评二十五, 三十七, 四十六 wrote it). Rows of
 :data:`ACTS`."""
+MOUNTS = ("马车", "马", "骡子", "骡", "驴", "毛驴", "牛背", "牛车", "骆驼", "轿子", "轿", "大车", "车", "船", "舢板", "筏子", "筏",
+          "爬犁", "雪橇", "自行车", "摩托")
+"""What a body rides or is carried by and gets down from (a beast, a cart, a chair, a boat): the table of :data:`ALIGHTING`."""
+ALIGHTING = rf"(?:翻身|跳|跨|滚|溜|爬|跃|蹦)?下了?(?:{alternation(MOUNTS)})(?![间威头上里])"
+"""Getting down from a mount or a vehicle (翻身下了骡子, 跳下马车, 下了轿): the one who does it has arrived where the
+scene is (PS4, stop 63: a grammar — an optional manner of the body, 下, a word of :data:`MOUNTS` — from 连续性-盲评二十六,
+三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it). A row of :data:`ACTS`."""
+HAND_HOLDS = "举|捧|拄|攥|捏|拿|抓|托|夹|叼|衔|搂|擎|握|掐|拈|撑"
+"""One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW`."""
+HOLDING_NOW = rf"(?:{HAND_HOLDS})着(?![的急想])"
+"""A body holding a thing right now (举着那只千里镜, 捧着手炉, 拄着锡杖, 攥着一把钥匙): whoever does it is where the scene
+looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
+closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
@@ -220,7 +233,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着",
-        *CARRYING, *CONVEYING)
+        *CARRYING, *CONVEYING, ALIGHTING, HOLDING_NOW)
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -3032,6 +3045,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}|{BODY_MOVES}"
     act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
+    narrated_at = re.compile(NARRATED_AT.replace("WHO", forms))
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
@@ -3048,6 +3062,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
                 if not MADE_THING.match(narration, m.end())]
         hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
         hits += [(at, said) for at, said in _counted(narration, lead) if at < until]
+        hits += [(m.start(), m.group(1)) for m in narrated_at.finditer(narration, 0, until)  # 在灶上烙好了饼: here, acting
+                 if _narrated_here(world, narration, m, home)]
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
         visited: dict[str, bool] = {}
@@ -3648,6 +3664,22 @@ def _away_until(world: World, who: str, where: str, today: tuple[str, int | None
     return False
 
 
+CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了))|"
+                       r"(?:年前|之前|以前|前)(?:都)?不(?:回|来)|回不来|来不了|(?:没能|未能|没法|无法)(?:来|回)|"
+                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)")
+"""What a card's own text says of its person's absence now (PS4, stop 63): a coming back only at a later time (入冬才回,
+开春才来, 腊月里才回来 — any time word before 才, not 刚才/这才), none before a time (年前不回, 十月以前不来), none
+possible (回不来, 没能来, 无法回) or never been (从没到过, 不曾来过). Said by the card, the person is at its 位置 and a
+journey away from anywhere else the point of view is, whatever the world says of the distance (连续性-盲评二十六's
+成都 and 利州, 三十's 盛京, 四十三's 江都 had no journey word: far was read only from the world's :data:`FAR_WORDS`).
+Not in a sentence of a time gone (:data:`NOT_NOW`: 那年他入冬才回)."""
+
+
+def _card_says_away(world: World, who: str) -> bool:
+    """Whether ``who``'s card text tells their absence now (:data:`CARD_AWAY`), outside a sentence of a time gone."""
+    return any(CARD_AWAY.search(s) and not NOT_NOW.search(s) for s in _SENTENCE.findall(world.texts.get(who, "")))
+
+
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
                reached: dict[str, set[str]],
                today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
@@ -3668,7 +3700,7 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
            and (any(f in where or where in f or (f in world.inside.get(where, ()) and f not in ours) for f in world.far)
-                or _away_until(world, n, where, today))}
+                or _away_until(world, n, where, today) or _card_says_away(world, n))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
@@ -3935,6 +3967,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                 world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
     walked_in = re.compile(WALKED_IN_FROM.replace("WHO", forms))
+    narrated_at = re.compile(NARRATED_AT.replace("WHO", forms))
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
@@ -3993,6 +4026,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in walked_in.finditer(narration)  # 从车间那头踱过来: walking in from here
                  if _place_of_here(world, m.group("at"), pov_place)]
+        hits += [(m.start(), m.group(1)) for m in narrated_at.finditer(narration)  # 贺大娘在灶上烙好了饼: at a place of here
+                 if _narrated_here(world, narration, m, [pov_place], far_words)]
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
@@ -4094,14 +4129,27 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
 
 WALKED_IN_FROM = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
-             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
-             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
+             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|上))"
+             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进|下)来|[走踱跑晃挪蹭奔迈]来)")
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
 拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
 coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
 从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
+NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>[^。！？；;，,：:“”\n的被在]{{0,4}}?)在"
+               r"(?P<at>[^。！？；;，,：:“”\n]{2,16})")
+"""Someone the narration puts at a place, doing what they do there (PS4, stop 63: 贺大娘在地窨子外头的灶上烙好了饼,
+都僧统就在讲堂上坐定了): the person (``WHO``), a few words of manner (就, 正, 早已), 在 and the rest of the clause — the
+grammar :data:`REPORTED_AT` reads in a quote, read in the narration itself, with no time needed (the narration's is now).
+The place must be one of here (:func:`_place_of_here`), its sentence no guess, habit, memory or the far place
+(:func:`_narrated_elsewhere`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. The card
+picks the field: away (位置, :func:`_present_far`) or dead or held (状态, :func:`_acting`)."""
+NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
+                              r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$")
+"""A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
+(他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), or a place only the dead are in (在天上看着你,
+九泉之下)."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
 stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
@@ -4199,6 +4247,19 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
     if A_BEARING.match(re.sub(r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|边|面|头)$", "", at)):
         return False
     return all(_related(world, p, here) for p in occurring(world.places, at))
+
+
+def _narrated_here(world: World, narration: str, m: re.Match[str], homes: Iterable[str],
+                   far_words: re.Pattern[str] | None = None) -> bool:
+    """Whether a match of :data:`NARRATED_AT` in ``narration`` puts its person at a place of here now (PS4, stop 63):
+    the place one of here for a place of the point of view's (``homes``; with none, no known place at all), its
+    sentence no guess, wish, habit or question (:data:`NARRATED_NOT_NOW`) and, given ``far_words``, no word of the far
+    place or a journey."""
+    sentence = _sentence_at(narration, m.start())
+    if NARRATED_NOT_NOW.search(sentence) or (far_words is not None and far_words.search(sentence)):
+        return False
+    places = [h for h in homes if h] or ["\0"]  # no place of here known: no known place is one
+    return any(_place_of_here(world, m.group("at"), h) for h in places)
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],

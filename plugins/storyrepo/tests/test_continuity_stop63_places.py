@@ -1,0 +1,91 @@
+"""PS4's round (stop 63): a person of the cards acting in the narration where the card says he cannot be — away
+(位置) or dead (状态), one shape, the card picking the field. Three rows of grammar, each an open class guarded by
+context: getting down from a mount or a vehicle (``ALIGHTING``), a hand holding a thing now (``HOLDING_NOW``), and
+the narration putting someone at a place of here (``NARRATED_AT``); and ``WALKED_IN_FROM`` read with 上 and 下来
+(从岸上下来). Every sentence here is this file's own, in the lumber camp of :func:`continuity_helpers.lumber_camp`
+(王铁生 the point of view at 青松林场, 刘德海 far in 哈尔滨, 赵老栓 dead) — none is a development set's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import continuity_helpers
+from lw_storyrepo.continuity import ALIGHTING, HOLDING_NOW, NARRATED_AT
+
+
+def _far(body: str) -> list[str]:
+    return [f.message for f in continuity_helpers.camp_findings(body) if "本章没有写刘德海" in f.message]
+
+
+def _dead(body: str) -> list[str]:
+    return [f.message for f in continuity_helpers.camp_findings(body, "赵老栓") if "状态" in f.message]
+
+
+@pytest.mark.parametrize("body", [
+    "傍晚，老刘跳下马车，拍了拍身上的雪。",
+    "刘德海翻身下了爬犁，冲王铁生摆摆手。",  # 爬犁: a sibling no book wrote
+    "天擦黑，老刘下了自行车，推着进了院子。",  # 自行车: another sibling
+])
+def test_getting_down_from_a_mount_or_a_vehicle_puts_the_far_one_here(body: str) -> None:
+    assert _far(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "老刘叼着半截烟卷，一声不吭。",  # 叼着: a sibling no book wrote
+    "刘德海攥着一把钥匙，脸色发青。",  # 攥着: another
+    "老刘举着马灯朝锯口照了照。",
+])
+def test_a_hand_holding_a_thing_now_puts_the_far_one_here(body: str) -> None:
+    assert _far(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "老刘在楞场边上码原木，一根一根码得齐齐整整。",
+    "天刚亮，刘德海就在工棚后头劈柴了。",
+    "老刘从坡上下来，裤腿上全是雪。",  # WALKED_IN_FROM with 上 and 下来
+])
+def test_the_narration_putting_the_far_one_at_a_place_of_here(body: str) -> None:
+    assert _far(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "老刘在哈尔滨的厂里加班，一个月没写信了。",  # the far place itself
+    "老刘在家里腌酸菜，王铁生想着就咽了口唾沫。",  # their own home
+    "王铁生想，老刘这会儿怕是在工棚里喝酒吧。",  # a guess
+    "往常老刘总在楞场上码原木。",  # a habit
+    "那年老刘在楞场上码原木，一根一根码得齐整。",  # a memory
+    "跟老刘在楞场上码过原木的人都调走了。",  # someone else's act
+    "老刘拄着的那根拐杖还靠在门边。",  # a thing, closed by 的
+    "老刘下车间去了，这是王铁生听孙桂芝说的去年的事。",  # 下车间: a workshop, no mount
+    "王铁生跳下马车，拍了拍身上的雪。",  # the point of view, not the far one
+])
+def test_the_near_misses_stay_silent(body: str) -> None:
+    assert not _far(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "赵老栓在锯房里磨锯条，磨得嚓嚓响。",
+    "赵老栓跳下爬犁，朝锯房走去。",
+    "赵老栓攥着一把锉刀，蹲在锯台边上。",
+])
+def test_the_same_shapes_for_the_dead_are_state_findings(body: str) -> None:
+    assert _dead(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "赵老栓在天上保佑你们呢。",  # where only the dead are
+    "去年赵老栓在锯房里磨锯条。",  # a memory
+    "王铁生想，赵老栓要是还在锯房里磨锯条就好了。",  # a wish
+])
+def test_the_dead_near_misses_stay_silent(body: str) -> None:
+    assert not _dead(body), body
+
+
+def test_the_rows_are_grammar_not_the_books_words() -> None:
+    """Each row reads a class: any mount of its table, any hand verb of its class; not the 的 of a thing."""
+    alight, hold, at = re.compile(ALIGHTING), re.compile(HOLDING_NOW), re.compile(NARRATED_AT.replace("WHO", "老刘"))
+    assert alight.search("滚下驴") and alight.search("下了轿子") and not alight.search("下车间") and not alight.search("下马威")
+    assert hold.search("擎着") and hold.search("捏着") and not hold.search("拄着的")
+    assert at.search("老刘正在锅炉房里添煤") and not at.search("老刘家的在锅炉房里")
