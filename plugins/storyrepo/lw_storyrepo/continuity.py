@@ -158,6 +158,12 @@ REMOTE = re.compile(MEDIUM.pattern + r"|隔着(?![^，,。！？；;]{0,4}?(?:�
                     r"管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
 the speaker's paragraph or the few before it. Across a crowd (隔着街上的人堆) is in sight, not elsewhere."""
+DOOR_SIDE = re.compile(r"门外|窗外")
+"""The words of :data:`REMOTE` that name the outside of a door or a window of here (山门外, 院门外, 窗外): a voice
+through it is elsewhere, but a body seen doing what a body does there is here (PS4, stop 63: 连续性-盲评二十六's
+驿门外一阵铃铛响…范掌柜翻身下了骡子, 二十九's 山门外，阎和尚拄着锡杖站在夕阳里, 三十's 院门外头一阵铃铛响…乔掌柜跳下马车 —
+three books). :func:`_present_far` reads a paragraph whose only remote words are these for the body's acts, not for
+voices (spoken to, calling, speaking beside a quote, reports in its quotes)."""
 SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
@@ -219,7 +225,8 @@ MOUNTS = ("马车", "马", "骡子", "骡", "驴", "毛驴", "牛背", "牛车",
 ALIGHTING = rf"(?:翻身|跳|跨|滚|溜|爬|跃|蹦)?下了?(?:{alternation(MOUNTS)})(?![间威头上里])"
 """Getting down from a mount or a vehicle (翻身下了骡子, 跳下马车, 下了轿): the one who does it has arrived where the
 scene is (PS4, stop 63: a grammar — an optional manner of the body, 下, a word of :data:`MOUNTS` — from 连续性-盲评二十六,
-三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it). A row of :data:`ACTS`."""
+三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it). A row of :data:`ACTS`.
+"""
 HAND_HOLDS = "举|捧|拄|攥|捏|拿|抓|托|夹|叼|衔|搂|擎|握|掐|拈|撑"
 """One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW`."""
 HOLDING_NOW = rf"(?:{HAND_HOLDS})着(?![的急想])"
@@ -4016,7 +4023,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
         recent = [*recent, unlooked[i]][-CALL_SPAN:]
-        if scene_gone(line) or REMOTE.search(unlooked[i]) or screened:
+        # 山门外，老刘拄着锡杖站着 / 院门外一阵铃铛响…老刘跳下马车: a door of here, no voice through it — the body is read
+        door = REMOTE.search(unlooked[i]) is not None and not REMOTE.search(DOOR_SIDE.sub("", unlooked[i]))
+        if scene_gone(line) or (REMOTE.search(unlooked[i]) and not door) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -4028,11 +4037,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                  if _place_of_here(world, m.group("at"), pov_place)]
         hits += [(m.start(), m.group(1)) for m in narrated_at.finditer(narration)  # 贺大娘在灶上烙好了饼: at a place of here
                  if _narrated_here(world, narration, m, [pov_place], far_words)]
-        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
-        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
+        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None and not door else []
+        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None and not door else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
         hits = [(at, said) for at, said in hits if not _post_of_another(world, narration, at, said)]
-        for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
                     and addressed not in came and (addressed, i) not in placed and not visiting(addressed, i):
@@ -4040,7 +4049,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
-        for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
             seen = sighted.search(q.group()) or next(
                 (m for m in sighted_at.finditer(q.group()) if not SIGHTED_NOWHERE.search(m.group("at"))
                  and not SIGHTED_LONG_AGO.search(_sentence_at(q.group(), m.start()))
@@ -4054,7 +4063,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{witnessed}回来，正文却说{'今天' if seen.re is sighted else ''}在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
-        for q in _QUOTED_WORDS.finditer(line):
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):
             told = reported().search(q.group())
             if told is not None and told.group(1)[0] in LISTENER and not _told_to(world, line, q.start(), pov):
                 told = None  # the listener's kin, and the listener another
@@ -4068,7 +4077,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
-        for q in _QUOTED_WORDS.finditer(line):  # “你姐晌午在队部门口找你”: reported here today, doing anything
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “你姐晌午在队部门口找你”: reported here today, doing anything
             if not REPORTED_MOVE.search(q.group()):
                 continue
             told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
@@ -4134,7 +4143,8 @@ WALKED_IN_FROM = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})[^。！？；;，,：:“�
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
 拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
 coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
-从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
+从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this. A place closed by 上 and a
+coming down (从岸上下来, 从坡上下来: PS4, stop 63, 连续性-盲评四十三) is the same walk in."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
 NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>[^。！？；;，,：:“”\n的被在]{{0,4}}?)在"

@@ -27,6 +27,8 @@ def _dead(body: str) -> list[str]:
     "傍晚，老刘跳下马车，拍了拍身上的雪。",
     "刘德海翻身下了爬犁，冲王铁生摆摆手。",  # 爬犁: a sibling no book wrote
     "天擦黑，老刘下了自行车，推着进了院子。",  # 自行车: another sibling
+    "院门外一阵马蹄响。老刘滚下马来，拍了拍帽子上的雪。",  # 门外 says where the mount stopped, no voice through a door
+    "院门外，老刘攥着狗皮帽子站在雪地里。",  # a door of here: the body outside it is here
 ])
 def test_getting_down_from_a_mount_or_a_vehicle_puts_the_far_one_here(body: str) -> None:
     assert _far(body), body
@@ -60,6 +62,8 @@ def test_the_narration_putting_the_far_one_at_a_place_of_here(body: str) -> None
     "老刘拄着的那根拐杖还靠在门边。",  # a thing, closed by 的
     "老刘下车间去了，这是王铁生听孙桂芝说的去年的事。",  # 下车间: a workshop, no mount
     "王铁生跳下马车，拍了拍身上的雪。",  # the point of view, not the far one
+    "电话里老刘说他刚跳下马车，冻得直哆嗦。",  # a call: the far one's own place
+    "门外老刘的嗓门一声比一声高：“铁生，开门！”",  # a voice through a door, no body seen
 ])
 def test_the_near_misses_stay_silent(body: str) -> None:
     assert not _far(body), body
@@ -89,3 +93,35 @@ def test_the_rows_are_grammar_not_the_books_words() -> None:
     assert alight.search("滚下驴") and alight.search("下了轿子") and not alight.search("下车间") and not alight.search("下马威")
     assert hold.search("擎着") and hold.search("捏着") and not hold.search("拄着的")
     assert at.search("老刘正在锅炉房里添煤") and not at.search("老刘家的在锅炉房里")
+
+
+def _camp_with(text: str) -> list[str]:
+    """The far one's findings in a camp where 刘德海's card puts him at 伊春 — a known place no sentence of the world
+    links to a journey — his card's text ``text``."""
+    cards = {"王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
+             "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "伊春"}}
+    texts = {"王铁生": "青松林场的伐木工。", "刘德海": text}
+    world = continuity_helpers.world_of(cards, {"王铁生": "王铁生", "刘德海": "刘德海", "老刘": "刘德海"},
+                                        {"青松林场", "伊春"}, texts, gender={"王铁生": "他", "刘德海": "他"})
+    world.texts = texts  # the cards' free text, as the checks give it
+    out = continuity_helpers.findings("傍晚，老刘跳下马车，拍了拍身上的雪。", world, "王铁生", "1962年10月8日")
+    return [f.message for f in out if "本章没有写刘德海" in f.message]
+
+
+@pytest.mark.parametrize("text", [
+    "九月里押着木材去了伊春，入冬才回。",
+    "在伊春贮木场干活，腊月里才回来。",  # 腊月里才回来: a sibling time word
+    "腿脚不好，从没到过青松林场。",
+    "伊春那边离不开人，年前不回。",
+])
+def test_a_card_telling_its_person_away_makes_its_place_far(text: str) -> None:
+    assert _camp_with(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "在伊春贮木场干活。",  # where he works, no absence told
+    "那年入冬才回，如今早不跑伊春了。",  # a time gone
+    "刚才回来过一趟。",  # 刚才, no later time
+])
+def test_a_card_telling_no_absence_leaves_its_place_near(text: str) -> None:
+    assert not _camp_with(text), text
