@@ -3673,12 +3673,13 @@ def _away_until(world: World, who: str, where: str, today: tuple[str, int | None
 
 CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了))|"
                        r"(?:年前|之前|以前|前)(?:都)?不(?:回|来)|回不来|来不了|(?:没能|未能|没法|无法)(?:来|回)|"
-                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)")
+                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)|走不开|脱不开身|(?:不许|不准|不得|不能)进|进不得|进不来")
 """What a card's own text says of its person's absence now (PS4, stop 63): a coming back only at a later time (入冬才回,
 开春才来, 腊月里才回来 — any time word before 才, not 刚才/这才), none before a time (年前不回, 十月以前不来), none
-possible (回不来, 没能来, 无法回) or never been (从没到过, 不曾来过). Said by the card, the person is at its 位置 and a
-journey away from anywhere else the point of view is, whatever the world says of the distance (连续性-盲评二十六's
-成都 and 利州, 三十's 盛京, 四十三's 江都 had no journey word: far was read only from the world's :data:`FAR_WORDS`).
+possible (回不来, 没能来, 无法回, 走不开), barred from coming in (不许进金沟, 进不得) or never been (从没到过, 不曾来过).
+Said by the card, the person is at its 位置 and away from anywhere else the point of view is but a place inside it,
+whatever the world says of the distance or the region (连续性-盲评二十六's 成都 and 利州, 三十's 盛京, 四十三's 江都 had
+no journey word: far was read only from the world's :data:`FAR_WORDS`; 三十四's 漠河 holds the point of view's gully).
 Not in a sentence of a time gone (:data:`NOT_NOW`: 那年他入冬才回)."""
 
 
@@ -3695,7 +3696,9 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     away (:attr:`World.far`), or inside one the point of view is not in (天水 of a far 甘肃: RP2, stop 62; :func:`_regions`), related in no way to the point of
     view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
+    the latter alone. ``far`` also holds everyone whose card's own text tells them away (:func:`_card_says_away`) from
+any place but theirs or one inside it (PS4, stop 63). Nobody the draft moved or brought somewhere, nor the lost, dead or
+confined. One whose card
     says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
     才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
@@ -3707,7 +3710,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
            and (any(f in where or where in f or (f in world.inside.get(where, ()) and f not in ours) for f in world.far)
-                or _away_until(world, n, where, today) or _card_says_away(world, n))}
+                or _away_until(world, n, where, today))
+           or _card_says_away(world, n) and where != pov_place and pov_place not in world.inside.get(where, set())}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}

@@ -125,3 +125,18 @@ def test_a_card_telling_its_person_away_makes_its_place_far(text: str) -> None:
 ])
 def test_a_card_telling_no_absence_leaves_its_place_near(text: str) -> None:
     assert not _camp_with(text), text
+
+
+def test_a_card_telling_its_person_away_beats_a_region_holding_the_point_of_view() -> None:
+    """A card at a town whose region holds the point of view's camp, its text barring the person from the camp: far from
+    the camp (the region does not bring them near), but not from the town itself."""
+    cards = {"王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
+             "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "伊春"}}
+    texts = {"王铁生": "青松林场的伐木工。", "刘德海": "在伊春贮木场烧锅炉，进不得林场，年前走不开。"}
+    world = continuity_helpers.world_of(cards, {"王铁生": "王铁生", "刘德海": "刘德海", "老刘": "刘德海"},
+                                        {"青松林场", "伊春"}, texts, "青松林场在伊春。", {"王铁生": "他", "刘德海": "他"})
+    world.texts = texts
+    body = "傍晚，老刘跳下马车，拍了拍身上的雪。"
+    assert [f for f in continuity_helpers.findings(body, world, "王铁生", "1962年10月8日") if "本章没有写刘德海" in f.message]
+    cards["王铁生"]["位置"] = "伊春"
+    assert not [f for f in continuity_helpers.findings(body, world, "王铁生", "1962年10月8日") if "本章没有写刘德海" in f.message]
