@@ -3673,10 +3673,11 @@ def _away_until(world: World, who: str, where: str, today: tuple[str, int | None
 
 CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了))|"
                        r"(?:年前|之前|以前|前)(?:都)?不(?:回|来)|回不来|来不了|(?:没能|未能|没法|无法)(?:来|回)|"
-                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)|走不开|脱不开身|(?:不许|不准|不得|不能)进|进不得|进不来")
+                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)|走不开|脱不开身")
 """What a card's own text says of its person's absence now (PS4, stop 63): a coming back only at a later time (入冬才回,
 开春才来, 腊月里才回来 — any time word before 才, not 刚才/这才), none before a time (年前不回, 十月以前不来), none
-possible (回不来, 没能来, 无法回, 走不开), barred from coming in (不许进金沟, 进不得) or never been (从没到过, 不曾来过).
+possible (回不来, 没能来, 无法回, 走不开) or never been (从没到过, 不曾来过) — not a bar from a place (不许进经藏: a room
+of their own place, which :attr:`World.bars` reads).
 Said by the card, the person is at its 位置 and away from anywhere else the point of view is but a place inside it,
 whatever the world says of the distance or the region (连续性-盲评二十六's 成都 and 利州, 三十's 盛京, 四十三's 江都 had
 no journey word: far was read only from the world's :data:`FAR_WORDS`; 三十四's 漠河 holds the point of view's gully).

@@ -132,7 +132,7 @@ def test_a_card_telling_its_person_away_beats_a_region_holding_the_point_of_view
     the camp (the region does not bring them near), but not from the town itself."""
     cards = {"王铁生": {"姓名": "王铁生", "状态": "在世", "位置": "青松林场"},
              "刘德海": {"姓名": "刘德海", "状态": "在世", "位置": "伊春"}}
-    texts = {"王铁生": "青松林场的伐木工。", "刘德海": "在伊春贮木场烧锅炉，进不得林场，年前走不开。"}
+    texts = {"王铁生": "青松林场的伐木工。", "刘德海": "在伊春贮木场烧锅炉，年前走不开。"}
     world = continuity_helpers.world_of(cards, {"王铁生": "王铁生", "刘德海": "刘德海", "老刘": "刘德海"},
                                         {"青松林场", "伊春"}, texts, "青松林场在伊春。", {"王铁生": "他", "刘德海": "他"})
     world.texts = texts
