@@ -3052,7 +3052,6 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}|{BODY_MOVES}"
     act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
-    narrated_at = re.compile(NARRATED_AT.replace("WHO", forms))
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
@@ -3069,8 +3068,6 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
                 if not MADE_THING.match(narration, m.end())]
         hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
         hits += [(at, said) for at, said in _counted(narration, lead) if at < until]
-        hits += [(m.start(), m.group(1)) for m in narrated_at.finditer(narration, 0, until)  # 在灶上烙好了饼: here, acting
-                 if _narrated_here(world, narration, m, home)]
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
         sentences: dict[int, tuple[str, bool]] = {}
         visited: dict[str, bool] = {}
@@ -4152,19 +4149,25 @@ coming toward the speaker (过来, 进来, 踱来, 走来): present here. The pl
 coming down (从岸上下来, 从坡上下来: PS4, stop 63, 连续性-盲评四十三) is the same walk in."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
-NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>[^。！？；;，,：:“”\n的被在]{{0,4}}?)在"
+NARRATED_MANNER = r"(?:[\u4e00-\u9fff]着[\u4e00-\u9fff]{1,2})?(?:一早|早已|已经|早就|照旧|仍旧|独自|一个人|正|就|还|也|都|又|仍)?"
+"""What may stand between the person and 在 in :data:`NARRATED_AT`: a posture (背着手, 叉着腰, 拄着拐) and a manner word
+(就, 正, 一早, 独自) — no verb of its own (躺在, 埋在, 搁在, 跪在 say where a body or a thing was put, the dead's as much as
+anyone's: R of PS4's own pool run, stop 63)."""
+NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>{NARRATED_MANNER})在"
                r"(?P<at>[^。！？；;，,：:“”\n]{2,16})")
 """Someone the narration puts at a place, doing what they do there (PS4, stop 63: 贺大娘在地窨子外头的灶上烙好了饼,
 都僧统就在讲堂上坐定了): the person (``WHO``), a few words of manner (就, 正, 早已), 在 and the rest of the clause — the
 grammar :data:`REPORTED_AT` reads in a quote, read in the narration itself, with no time needed (the narration's is now).
 The place must be one of here (:func:`_place_of_here`), its sentence no guess, habit, memory or the far place
-(:func:`_narrated_elsewhere`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. The card
-picks the field: away (位置, :func:`_present_far`) or dead or held (状态, :func:`_acting`)."""
+(:func:`_narrated_here`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. Read for the far
+(位置, :func:`_present_far`) only: read for the dead (状态) it found no planted case in the pool and six false alarms in
+five books (阿爹在烟棚里烧了三十年烟, 阿翁已经躺在坞门口的草席上 — the dead are put somewhere in the narration)."""
 NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
-                              r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$")
+                              r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$|"
+                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)")
 """A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
-(他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), or a place only the dead are in (在天上看着你,
-九泉之下)."""
+(他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), a span of years (在烟棚里烧了三十年烟: a life, not
+now), or a place only the dead are in (在天上看着你, 九泉之下)."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
 stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
