@@ -229,10 +229,12 @@ scene is (PS4, stop 63: a grammar — an optional manner of the body, 下, a wor
 """
 HAND_HOLDS = "举|捧|拄|攥|捏|拿|抓|托|夹|叼|衔|搂|擎|握|掐|拈|撑"
 """One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW`."""
-HOLDING_NOW = rf"(?:{HAND_HOLDS})着(?![的急想])"
+HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想])"
+               r"(?![^。！？；;，,：:“”\n]{0,10}?的(?:样子|样儿|模样|背影|身影|影子|神气|神情|架势|声音|笑|眼神|手|脸)(?:[，,。；;]|$))")
 """A body holding a thing right now (举着那只千里镜, 捧着手炉, 拄着锡杖, 攥着一把钥匙): whoever does it is where the scene
 looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
-closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
+closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry), nor a clause closed on a look of its holder (书记捧着搪瓷缸的样子:
+a picture in the mind, as :data:`LOOK_OF` reads). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
