@@ -222,14 +222,18 @@ CONVEYING = (rf"(?:开|驾|赶|撑|划|摇|蹬)着[^，,。！？；;\n的]{{0,6
 MOUNTS = ("马车", "马", "骡子", "骡", "驴", "毛驴", "牛背", "牛车", "骆驼", "轿子", "轿", "大车", "车", "船", "舢板", "筏子", "筏",
           "爬犁", "雪橇", "自行车", "摩托")
 """What a body rides or is carried by and gets down from (a beast, a cart, a chair, a boat): the table of :data:`ALIGHTING`."""
-ALIGHTING = rf"(?:翻身|跳|跨|滚|溜|爬|跃|蹦)?下了?(?:{alternation(MOUNTS)})(?![间威头上里])"
+ALIGHTING = (rf"(?:(?:翻身|跳|跨|滚|溜|爬|跃|蹦)|(?<![留放扔撂剩卸买搁丢撇落拉扯取摘乡底地坐躺写记收撤换拆]))下了?"
+             rf"(?:{alternation(MOUNTS)})(?![间威头上里钥票鞭帘费厢轮路])")
 """Getting down from a mount or a vehicle (翻身下了骡子, 跳下马车, 下了轿): the one who does it has arrived where the
 scene is (PS4, stop 63: a grammar — an optional manner of the body, 下, a word of :data:`MOUNTS` — from 连续性-盲评二十六,
-三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it). A row of :data:`ACTS`.
+三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it), nor a 下 that
+completes another verb (留下马车, 放下车钥匙: r63-16) or a mount word heading a thing (车钥匙, 车票, 马鞭). A row of
+:data:`ACTS`.
 """
-HAND_HOLDS = "举|捧|拄|攥|捏|拿|抓|托|夹|叼|衔|搂|擎|握|掐|拈|撑"
-"""One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW`."""
-HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想])"
+HAND_HOLDS = "举|捧|拄|攥|捏|拿|夹|叼|衔|搂|擎|握|掐|拈"
+"""One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW` — not 撑, 托, 抓,
+whose 着 is as often a charge borne (全靠他一个人撑着, 抓着生产, 托着关系: r63-13)."""
+HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想命])"
                r"(?![^。！？；;，,：:“”\n]{0,10}?的(?:样子|样儿|模样|背影|身影|影子|神气|神情|架势|声音|笑|眼神|手|脸)(?:[，,。；;]|$))")
 """A body holding a thing right now (举着那只千里镜, 捧着手炉, 拄着锡杖, 攥着一把钥匙): whoever does it is where the scene
 looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
@@ -3670,22 +3674,28 @@ def _away_until(world: World, who: str, where: str, today: tuple[str, int | None
     return False
 
 
-CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了))|"
+CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了|到))|"
                        r"(?:年前|之前|以前|前)(?:都)?不(?:回|来)|回不来|来不了|(?:没能|未能|没法|无法)(?:来|回)|"
-                       r"(?:从没|从未|不曾|没)(?:到过|来过|上过)|走不开|脱不开身")
+                       r"(?:从没|从未|不曾)(?:到过|来过)|走不开|脱不开身")
 """What a card's own text says of its person's absence now (PS4, stop 63): a coming back only at a later time (入冬才回,
 开春才来, 腊月里才回来 — any time word before 才, not 刚才/这才), none before a time (年前不回, 十月以前不来), none
 possible (回不来, 没能来, 无法回, 走不开) or never been (从没到过, 不曾来过) — not a bar from a place (不许进经藏: a room
 of their own place, which :attr:`World.bars` reads).
-Said by the card, the person is at its 位置 and away from anywhere else the point of view is but a place inside it,
-whatever the world says of the distance or the region (连续性-盲评二十六's 成都 and 利州, 三十's 盛京, 四十三's 江都 had
-no journey word: far was read only from the world's :data:`FAR_WORDS`; 三十四's 漠河 holds the point of view's gully).
+Said by the card, the person is at its 位置 and a journey away from any place not related to it, whatever the world
+says of the distance (连续性-盲评二十六's 成都 and 利州, 三十's 盛京, 四十三's 江都 had no journey word: far was read only
+from the world's :data:`FAR_WORDS`). Not 没上过学 (no 上过, no bare 没: r63-14).
 Not in a sentence of a time gone (:data:`NOT_NOW`: 那年他入冬才回)."""
 
 
+CARD_AWAY_PAST = re.compile(r"前不久|不久前|刚|去年|前年|那年|上个?月|前些日子|前些天|前几天|上礼拜|上星期|最近|新近|早先")
+"""A time just gone in a card's sentence of :data:`CARD_AWAY` (前不久才回到李家村): a coming back done, no absence (r63-14)."""
+
+
 def _card_says_away(world: World, who: str) -> bool:
-    """Whether ``who``'s card text tells their absence now (:data:`CARD_AWAY`), outside a sentence of a time gone."""
-    return any(CARD_AWAY.search(s) and not NOT_NOW.search(s) for s in _SENTENCE.findall(world.texts.get(who, "")))
+    """Whether ``who``'s card text tells their absence now (:data:`CARD_AWAY`), outside a sentence of a time gone
+    (:data:`NOT_NOW`, :data:`CARD_AWAY_PAST`)."""
+    return any(CARD_AWAY.search(s) and not NOT_NOW.search(s) and not CARD_AWAY_PAST.search(s)
+               for s in _SENTENCE.findall(world.texts.get(who, "")))
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -3696,8 +3706,8 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     away (:attr:`World.far`), or inside one the point of view is not in (天水 of a far 甘肃: RP2, stop 62; :func:`_regions`), related in no way to the point of
     view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. ``far`` also holds everyone whose card's own text tells them away (:func:`_card_says_away`) from
-any place but theirs or one inside it (PS4, stop 63). Nobody the draft moved or brought somewhere, nor the lost, dead or
+    the latter alone. ``far`` also holds everyone whose card's own text tells them away (:func:`_card_says_away`) at a
+place related in no way to the point of view's (PS4, stop 63; r63-19). Nobody the draft moved or brought somewhere, nor the lost, dead or
 confined. One whose card
     says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
     才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
@@ -3710,8 +3720,7 @@ confined. One whose card
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
            and (any(f in where or where in f or (f in world.inside.get(where, ()) and f not in ours) for f in world.far)
-                or _away_until(world, n, where, today))
-           or _card_says_away(world, n) and where != pov_place and pov_place not in world.inside.get(where, set())}
+                or _away_until(world, n, where, today) or _card_says_away(world, n))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
@@ -4039,8 +4048,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in walked_in.finditer(narration)  # 从车间那头踱过来: walking in from here
                  if _place_of_here(world, m.group("at"), pov_place)]
-        hits += [(m.start(), m.group(1)) for m in narrated_at.finditer(narration)  # 贺大娘在灶上烙好了饼: at a place of here
-                 if _narrated_here(world, narration, m, [pov_place], far_words)]
+        hits += _narrated_hits(world, narration, narrated_at, [pov_place], far_words)  # 贺大娘在灶上烙好了饼: at a place of here
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None and not door else []
         hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None and not door else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
@@ -4143,12 +4151,13 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
 WALKED_IN_FROM = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
              r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|上))"
-             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进|下)来|[走踱跑晃挪蹭奔迈]来)")
+             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来|(?<![退采摘换拆调撤传留剩抄卸])下来(?![的以之]))")
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
 拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
 coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
 从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this. A place closed by 上 and a
-coming down (从岸上下来, 从坡上下来: PS4, stop 63, 连续性-盲评四十三) is the same walk in."""
+coming down (从岸上下来, 从坡上下来: PS4, stop 63, 连续性-盲评四十三) is the same walk in — not a 下来 that completes
+another verb (从岗位上退下来, 采下来的草药: r63-15) nor one closed by 的 or 以后."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
 NARRATED_MANNER = r"(?:[\u4e00-\u9fff]着[\u4e00-\u9fff]{1,2})?(?:一早|早已|已经|早就|照旧|仍旧|独自|一个人|正|就|还|也|都|又|仍)?"
@@ -4161,15 +4170,17 @@ NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>{NARRATED_MANNER})�
 都僧统就在讲堂上坐定了): the person (``WHO``), a few words of manner (就, 正, 早已), 在 and the rest of the clause — the
 grammar :data:`REPORTED_AT` reads in a quote, read in the narration itself, with no time needed (the narration's is now).
 The place must be one of here (:func:`_place_of_here`), its sentence no guess, habit, memory or the far place
-(:func:`_narrated_here`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. Read for the far
+(:func:`_narrated_hits`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. Read for the far
 (位置, :func:`_present_far`) only: read for the dead (状态) it found no planted case in the pool and six false alarms in
 five books (阿爹在烟棚里烧了三十年烟, 阿翁已经躺在坞门口的草席上 — the dead are put somewhere in the narration)."""
 NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
                               r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$|"
-                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)")
+                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当|做|上班|工作|教书|念书|住|信|听说|说|讲|"
+                              r"回不来|来不了|走不开|一时半会")
 """A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
 (他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), a span of years (在烟棚里烧了三十年烟: a life, not
-now), or a place only the dead are in (在天上看着你, 九泉之下)."""
+now), a standing role or home (在厂里当技术员, 在车间里上班, 住在…), news told (信, 听说, 桂芝说), a coming
+that cannot be (回不来: r63-12), or a place only the dead are in (在天上看着你, 九泉之下)."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
 stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
@@ -4269,17 +4280,37 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
     return all(_related(world, p, here) for p in occurring(world.places, at))
 
 
-def _narrated_here(world: World, narration: str, m: re.Match[str], homes: Iterable[str],
-                   far_words: re.Pattern[str] | None = None) -> bool:
-    """Whether a match of :data:`NARRATED_AT` in ``narration`` puts its person at a place of here now (PS4, stop 63):
-    the place one of here for a place of the point of view's (``homes``; with none, no known place at all), its
-    sentence no guess, wish, habit or question (:data:`NARRATED_NOT_NOW`) and, given ``far_words``, no word of the far
-    place or a journey."""
-    sentence = _sentence_at(narration, m.start())
-    if NARRATED_NOT_NOW.search(sentence) or (far_words is not None and far_words.search(sentence)):
-        return False
+NARRATED_NEWS = re.compile(r"信|听说|捎话|捎来|口信|电报|说起|讲起|念给|念道|写道")
+"""A paragraph of news (a letter read out, a word sent, someone told of): where it puts the far one is where the news
+says they are, not here (r63-12: 王铁生把信念给桂芝听。刘德海在车间里管着三台机床)."""
+
+
+def _narrated_hits(world: World, narration: str, narrated_at: re.Pattern[str], homes: Iterable[str],
+                   far_words: re.Pattern[str] | None = None) -> list[tuple[int, str]]:
+    """``(position, form)`` of the people :data:`NARRATED_AT` (compiled as ``narrated_at``) puts at a place of here now
+    in ``narration`` (PS4, stop 63): the place one of here for a place of the point of view's (``homes``; with none, no
+    known place at all), its sentence no guess, wish, habit, role or news (:data:`NARRATED_NOT_NOW`) and, given
+    ``far_words``, no word of the far place or a journey; none in a paragraph of news (:data:`NARRATED_NEWS`). The first of each form only; each sentence's verdict is read
+    once (r63-20: a line of one sentence and thousands of matches stays linear)."""
+    if NARRATED_NEWS.search(narration):
+        return []  # 王铁生把信念给桂芝听。刘德海在车间里…: news of the far one, not the far one
+    ends = [k + 1 for k, c in enumerate(narration) if c in "。！？!?"]
+    verdicts: dict[int, bool] = {}
     places = [h for h in homes if h] or ["\0"]  # no place of here known: no known place is one
-    return any(_place_of_here(world, m.group("at"), h) for h in places)
+    out: list[tuple[int, str]] = []
+    found: set[str] = set()
+    for m in narrated_at.finditer(narration):
+        if m.group(1) in found:
+            continue
+        k = bisect.bisect_right(ends, m.start())
+        begin = ends[k - 1] if k else 0
+        if begin not in verdicts:
+            sentence = narration[begin:ends[k] if k < len(ends) else len(narration)]
+            verdicts[begin] = not NARRATED_NOT_NOW.search(sentence) and not (far_words is not None and far_words.search(sentence))
+        if verdicts[begin] and any(_place_of_here(world, m.group("at"), h) for h in places):
+            found.add(m.group(1))
+            out.append((m.start(), m.group(1)))
+    return out
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
