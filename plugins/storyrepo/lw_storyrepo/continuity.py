@@ -4175,7 +4175,7 @@ The place must be one of here (:func:`_place_of_here`), its sentence no guess, h
 five books (阿爹在烟棚里烧了三十年烟, 阿翁已经躺在坞门口的草席上 — the dead are put somewhere in the narration)."""
 NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
                               r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$|"
-                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当|做|上班|工作|教书|念书|住|信|听说|说|讲|"
+                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当|做|上班|工作|教书|念书|住|信|听说|说|讲(?!堂)|"
                               r"回不来|来不了|走不开|一时半会")
 """A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
 (他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), a span of years (在烟棚里烧了三十年烟: a life, not

@@ -47,6 +47,7 @@ def test_a_hand_holding_a_thing_now_puts_the_far_one_here(body: str) -> None:
 @pytest.mark.parametrize("body", [
     "老刘在楞场边上码原木，一根一根码得齐齐整整。",
     "天刚亮，刘德海就在工棚后头劈柴了。",
+    "天不亮，老刘就在讲堂上坐定了。",  # 讲堂: a place, no speech (讲 of telling only)
     "老刘从坡上下来，裤腿上全是雪。",  # WALKED_IN_FROM with 上 and 下来
 ])
 def test_the_narration_putting_the_far_one_at_a_place_of_here(body: str) -> None:
@@ -60,6 +61,7 @@ def test_the_narration_putting_the_far_one_at_a_place_of_here(body: str) -> None
     "往常老刘总在楞场上码原木。",  # a habit
     "那年老刘在楞场上码原木，一根一根码得齐整。",  # a memory
     "老刘在楞场上码了三十年原木。",  # a span of years: a life, not now
+    "孙桂芝说，老刘在锯房门口劈柴，劈得可卖力了。",  # told by someone, not seen (说 and a comma)
     "跟老刘在楞场上码过原木的人都调走了。",  # someone else's act
     "老刘拄着的那根拐杖还靠在门边。",  # a thing, closed by 的
     "老刘下车间去了，这是王铁生听孙桂芝说的去年的事。",  # 下车间: a workshop, no mount

@@ -608,7 +608,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      # 状态-1 (什么也看不见 → 把告示从头到尾看了一遍) caught: S1's round (stop 58: the blind looking a written thing through)
      [("连贯-境界-2.md", "境界"),  # 持有-2: H3 (stop 52; 九叔's words)
       # 位置-2 (协领大人今早在衙门里还问起你) caught: P3's round (stop 60: someone reported at a place of here today, any act)
-      ("连贯-位置-3.md", "位置"),  # 时间-1/2/3: the thirty-first round (T2, stop 52; 7/15 -> 10/15; with H3 11/15)
+      # 位置-3 (院门外头一阵铃铛响…乔掌柜跳下马车) caught: PS4's round (stop 63: a card's 开春才来 makes 盛京 far; a door of
+      # here hides no body; getting down from a mount)
+      # 时间-1/2/3: the thirty-first round (T2, stop 52; 7/15 -> 10/15; with H3 11/15)
       ("泄密-3.md", "乌云")],
      1),  # 合同-5 caught, 2 -> 1: K2's contract round (stop 54: 册子 never given — the handover missing, said as the event)
     # an 1871 马尾 navy yard written blind at stop 51, an evaluation set: first run 8/15, 3/5, 4/5 and 6 false alarms;
@@ -667,7 +669,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 16th): the thirty-ninth round (T3, stop 54), false alarms unchanged
       # 境界-3 (乙字号把头于得水, a roll read out) caught: rk1's round (stop 60: a rank before a full name is the entry's claim)
       # 持有-2 (我提着那盏…洋马灯, no owner word): H10's round (stop 57)
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),
+      # 位置-3 (宫大人举着那只黄铜千里镜) caught: PS4's round (stop 63: a hand holding a thing now is a body's act)
       ("连贯-时间-3.md", "书内时间"),  # 合同-2 caught: c3's round (stop 60: a step a person says, nine telling pairs)
       # 合同-5 caught by C2's round (stop 59: 这扇门一天也不开。 — the line's 打开 given up; 叫贺春生 an order, no speech),
       # missed again: the lead withdrew the order reading of 叫 (it added a false alarm on a blind book)
@@ -708,7 +711,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [  # 持有-2: H7 (stop 55)
       # 状态-1 (看不见东西 → 把墙上贴的班报从头到尾念了一遍) caught: S1's round (stop 58: the blind reading a written thing)
       # 状态-2, 时间-1 and 时间-3: T4 (stop 55: the dead said to have done anything lately after 还/又; 班报 entries)
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),  # 位置-3 (老高昨儿后晌就搭运材车上来了): P3 (stop 56)
+      ("连贯-位置-1.md", "位置"),  # 位置-3 (老高昨儿后晌就搭运材车上来了): P3 (stop 56)
+      # 位置-2 (高场长背着手在楞场上转了一圈) caught: PS4's round (stop 63: the narration putting the far one at a place of here)
       ("合同-3.md", "鹿角岭"),  # 合同-2 and 泄密-5: K3 (stop 55: a promise step none of whose words are told; 写的字：)
       ("泄密-4.md", "高振华")],
      1),  # 7 -> 1: K3's round (stop 55: a letter read aloud is not its writer speaking; a kin word after 是 names its one)
