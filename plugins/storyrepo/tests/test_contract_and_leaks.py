@@ -544,7 +544,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5},
      [# 持有-2 (我拿青哥那只…骨哨, in 六子's words): the thirty-third round (H3, stop 52: owner words in someone's words)
       # 状态-1, 状态-3: twenty-fifth round; 境界-1, 境界-2: the thirtieth (E1, stop 51: titles)
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"),
+      # 位置-3 (驿门外一阵铃铛响…范掌柜翻身下了骡子) caught: PS4's round (stop 63: a card's 入冬才回 makes 成都 far; a door
+      # of here hides no body; getting down from a mount)
       # 时间-1 (“至元二十四年九月十一，晴…” written on the 13th): the thirty-ninth round (T3, stop 54: a written entry's date)
       # 时间-2 (后天宣使就到了): the twenty-ninth round (T1, stop 51, the calendar's day words)
       # 合同-2 (P-002's step nowhere in the prose): K3's contract round (stop 55: STEP_WORDS_MIN)
@@ -594,9 +596,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评二十九", {"连贯": 15, "合同": 5, "泄密": 5},
      # 境界-3 (“…金光寺比丘索法成写…” a colophon read out) caught: rk1's round (stop 60: a rank before a full name is the
      # entry's claim)
-     [("连贯-位置-1.md", "位置"),  # 状态-1: S1 (stop 51, legs)
+     [# 状态-1: S1 (stop 51, legs)
       # 位置-2 (都僧统昨儿后晌亲自到铺子里来了): P3 (stop 56: a far card said to have come up yesterday)
-      ("连贯-位置-3.md", "位置"), ("合同-3.md", "莫高窟"),  # 时间-2 (明日就是二十了), 时间-3 (你师父走了也快两年了): the
+      # 位置-1 (山门外，阎和尚拄着锡杖站在夕阳里) and 位置-3 (天不亮都僧统就在讲堂上坐定了) caught: PS4's round (stop 63: a
+      # door of here hides no body; the narration putting the far one at a place of here)
+      ("合同-3.md", "莫高窟"),  # 时间-2 (明日就是二十了), 时间-3 (你师父走了也快两年了): the
       # twenty-ninth round (T1, stop 51: the bare day before 了; months since the card's day)
       # 合同-5 caught: C2's round (stop 59: 经藏不开。 — the line's 打开 given up; 张道深's 道 is no speech)
       ("泄密-5.md", "曹法济")],
