@@ -4175,11 +4175,12 @@ The place must be one of here (:func:`_place_of_here`), its sentence no guess, h
 five books (阿爹在烟棚里烧了三十年烟, 阿翁已经躺在坞门口的草席上 — the dead are put somewhere in the narration)."""
 NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
                               r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$|"
-                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当|做|上班|工作|教书|念书|住|信|听说|说|讲(?!堂)|"
+                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当(?![院中时年天初场间面心口儿])|做(?![饭菜活事饼衣鞋针])|上班|工作|"
+                              r"教书|念书|住|来信|信上|信里|信中|写信|念信|听说|说|讲(?!堂)|"
                               r"回不来|来不了|走不开|一时半会")
 """A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
 (他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), a span of years (在烟棚里烧了三十年烟: a life, not
-now), a standing role or home (在厂里当技术员, 在车间里上班, 住在…), news told (信, 听说, 桂芝说), a coming
+now), a standing role or home (在厂里当技术员, 在车间里上班, 住在… — not 当院, 做饭: r63-32, after the freeze), news told (信, 听说, 桂芝说), a coming
 that cannot be (回不来: r63-12), or a place only the dead are in (在天上看着你, 九泉之下)."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
@@ -4280,9 +4281,10 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
     return all(_related(world, p, here) for p in occurring(world.places, at))
 
 
-NARRATED_NEWS = re.compile(r"信|听说|捎话|捎来|口信|电报|说起|讲起|念给|念道|写道")
+NARRATED_NEWS = re.compile(r"来信|信上|信里|信中|写信|念信|读信|拆信|封信|的信|把信|听说|捎话|捎来|口信|电报|说起|讲起|念给|念道|写道")
 """A paragraph of news (a letter read out, a word sent, someone told of): where it puts the far one is where the news
-says they are, not here (r63-12: 王铁生把信念给桂芝听。刘德海在车间里管着三台机床)."""
+says they are, not here (r63-12: 王铁生把信念给桂芝听。刘德海在车间里管着三台机床) — 信 as a word of mail only, not
+相信 (r63-32, after the freeze)."""
 
 
 def _narrated_hits(world: World, narration: str, narrated_at: re.Pattern[str], homes: Iterable[str],

@@ -180,6 +180,16 @@ def test_r63_11_16_the_dead_put_somewhere_or_leaving_things_stay_silent(body: st
     assert not _dead(body), body
 
 
+@pytest.mark.parametrize("body", [
+    "王铁生进了屋。刘德海在灶房里做饭，满屋子都是油烟。",  # 做 of 做饭
+    "王铁生进了院子。刘德海在当院里劈柴，一斧子下去，木头裂成两半。",  # 当 of 当院
+    "王铁生推开院门。刘德海正在院里劈柴。王铁生简直不敢相信自己的眼睛。",  # 信 of 相信
+])
+def test_r63_32_the_role_and_news_words_are_words_not_characters(body: str) -> None:
+    """r63-32 (after the freeze): 做饭, 当院, 相信 are no role or news; the far one at a place of here is read."""
+    assert _far(body), body
+
+
 def test_r63_20_a_line_of_one_sentence_reads_each_sentence_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """r63-20: thousands of matches of the narrated place in one sentence read the sentence's verdict once, not once a
     match (the work counted in characters, no clock)."""
