@@ -806,7 +806,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-持有-2.md", "持有"), ("连贯-状态-2.md", "状态"),
       # 状态-1 (拉不得纤 → 拽了一把纤绳) and 状态-3 (上不得船 → 摸上船来) caught: S1's round (stop 58: an act of a trade a card
       # bars with its thing, done to the thing by a verb of its row)
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
+      # 位置-1 (你娘晌午上船来过) and 位置-2 (孟大嫂从岸上下来) caught: PS4's round (stop 63: a card's 没能来临清 makes 江都
+      # far; a walk in from a place closed by 上, coming down)
+      ("连贯-位置-3.md", "位置"),
       # 时间-1 (御史老爷明儿就到): T7's round (stop 58: the comer before the day word, named in the dated event's words)
       ("连贯-时间-2.md", "书内时间"),
       # 时间-3 (a letter written tonight signed 道光二十三年四月初十 on 四月十三) caught: D1's round (stop 59: a piece written
