@@ -158,6 +158,12 @@ REMOTE = re.compile(MEDIUM.pattern + r"|隔着(?![^，,。！？；;]{0,4}?(?:�
                     r"管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
 the speaker's paragraph or the few before it. Across a crowd (隔着街上的人堆) is in sight, not elsewhere."""
+DOOR_SIDE = re.compile(r"门外|窗外")
+"""The words of :data:`REMOTE` that name the outside of a door or a window of here (山门外, 院门外, 窗外): a voice
+through it is elsewhere, but a body seen doing what a body does there is here (PS4, stop 63: 连续性-盲评二十六's
+驿门外一阵铃铛响…范掌柜翻身下了骡子, 二十九's 山门外，阎和尚拄着锡杖站在夕阳里, 三十's 院门外头一阵铃铛响…乔掌柜跳下马车 —
+three books). :func:`_present_far` reads a paragraph whose only remote words are these for the body's acts, not for
+voices (spoken to, calling, speaking beside a quote, reports in its quotes)."""
 SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
@@ -213,6 +219,26 @@ CONVEYING = (rf"(?:开|驾|赶|撑|划|摇|蹬)着[^，,。！？；;\n的]{{0,6
 """Driving, rowing or poling a vehicle along (开着解放车, 赶着那匹青马爬犁, 撑着篙把船头抵上了岸) and bringing a load by it
 (拉来一车水, 运了一船煤): a body's act as 骑着, 牵着 are (S3's round, stop 60: 连续性-盲评二十五, 三十七, 四十六 wrote it). Rows of
 :data:`ACTS`."""
+MOUNTS = ("马车", "马", "骡子", "骡", "驴", "毛驴", "牛背", "牛车", "骆驼", "轿子", "轿", "大车", "车", "船", "舢板", "筏子", "筏",
+          "爬犁", "雪橇", "自行车", "摩托")
+"""What a body rides or is carried by and gets down from (a beast, a cart, a chair, a boat): the table of :data:`ALIGHTING`."""
+ALIGHTING = (rf"(?:(?:翻身|跳|跨|滚|溜|爬|跃|蹦)|(?<![留放扔撂剩卸买搁丢撇落拉扯取摘乡底地坐躺写记收撤换拆]))下了?"
+             rf"(?:{alternation(MOUNTS)})(?![间威头上里钥票鞭帘费厢轮路])")
+"""Getting down from a mount or a vehicle (翻身下了骡子, 跳下马车, 下了轿): the one who does it has arrived where the
+scene is (PS4, stop 63: a grammar — an optional manner of the body, 下, a word of :data:`MOUNTS` — from 连续性-盲评二十六,
+三十 and 二十二's sighting); not 下车间 (a workshop), 下马威 (a show of force), 下船头 (a part of it), nor a 下 that
+completes another verb (留下马车, 放下车钥匙: r63-16) or a mount word heading a thing (车钥匙, 车票, 马鞭). A row of
+:data:`ACTS`.
+"""
+HAND_HOLDS = "举|捧|拄|攥|捏|拿|夹|叼|衔|搂|擎|握|掐|拈"
+"""One-character verbs of a hand (or the mouth) holding a thing: the open class of :data:`HOLDING_NOW` — not 撑, 托, 抓,
+whose 着 is as often a charge borne (全靠他一个人撑着, 抓着生产, 托着关系: r63-13)."""
+HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想命])"
+               r"(?![^。！？；;，,：:“”\n]{0,10}?的(?:样子|样儿|模样|背影|身影|影子|神气|神情|架势|声音|笑|眼神|手|脸)(?:[，,。；;]|$))")
+"""A body holding a thing right now (举着那只千里镜, 捧着手炉, 拄着锡杖, 攥着一把钥匙): whoever does it is where the scene
+looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
+closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry), nor a clause closed on a look of its holder (书记捧着搪瓷缸的样子:
+a picture in the mind, as :data:`LOOK_OF` reads). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
@@ -220,7 +246,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着",
-        *CARRYING, *CONVEYING)
+        *CARRYING, *CONVEYING, ALIGHTING, HOLDING_NOW)
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -3653,6 +3679,30 @@ def _away_until(world: World, who: str, where: str, today: tuple[str, int | None
     return False
 
 
+CARD_AWAY = re.compile(r"[\u4e00-\u9fff](?<![刚方这那])才(?:回来|回|来|返回|返|归)(?![^。；;，,]{0,2}?(?:过|了|到))|"
+                       r"(?:年前|之前|以前|前)(?:都)?不(?:回|来)|回不来|来不了|(?:没能|未能|没法|无法)(?:来|回)|"
+                       r"(?:从没|从未|不曾)(?:到过|来过)|走不开|脱不开身")
+"""What a card's own text says of its person's absence now (PS4, stop 63): a coming back only at a later time (入冬才回,
+开春才来, 腊月里才回来 — any time word before 才, not 刚才/这才), none before a time (年前不回, 十月以前不来), none
+possible (回不来, 没能来, 无法回, 走不开) or never been (从没到过, 不曾来过) — not a bar from a place (不许进经藏: a room
+of their own place, which :attr:`World.bars` reads).
+Said by the card, the person is at its 位置 and a journey away from any place not related to it, whatever the world
+says of the distance (连续性-盲评二十六's 成都 and 利州, 三十's 盛京, 四十三's 江都 had no journey word: far was read only
+from the world's :data:`FAR_WORDS`). Not 没上过学 (no 上过, no bare 没: r63-14).
+Not in a sentence of a time gone (:data:`NOT_NOW`: 那年他入冬才回)."""
+
+
+CARD_AWAY_PAST = re.compile(r"前不久|不久前|刚|去年|前年|那年|上个?月|前些日子|前些天|前几天|上礼拜|上星期|最近|新近|早先")
+"""A time just gone in a card's sentence of :data:`CARD_AWAY` (前不久才回到李家村): a coming back done, no absence (r63-14)."""
+
+
+def _card_says_away(world: World, who: str) -> bool:
+    """Whether ``who``'s card text tells their absence now (:data:`CARD_AWAY`), outside a sentence of a time gone
+    (:data:`NOT_NOW`, :data:`CARD_AWAY_PAST`)."""
+    return any(CARD_AWAY.search(s) and not NOT_NOW.search(s) and not CARD_AWAY_PAST.search(s)
+               for s in _SENTENCE.findall(world.texts.get(who, "")))
+
+
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
                reached: dict[str, set[str]],
                today: tuple[str, int | None, int, int] | None = None) -> tuple[dict[str, str], dict[str, str]]:
@@ -3661,7 +3711,9 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     away (:attr:`World.far`), or inside one the point of view is not in (天水 of a far 甘肃: RP2, stop 62; :func:`_regions`), related in no way to the point of
     view's (:func:`_related`), and those ``kept`` by
     the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
-    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined. One whose card
+    the latter alone. ``far`` also holds everyone whose card's own text tells them away (:func:`_card_says_away`) at a
+place related in no way to the point of view's (PS4, stop 63; r63-19). Nobody the draft moved or brought somewhere, nor the lost, dead or
+confined. One whose card
     says they are at its 位置 until a day after ``today`` (the in-book date; :func:`_away_until`: 眼下在瑷珲…八月二十四
     才坐官船回胭脂沟) is as far, whatever the world says of the distance."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
@@ -3673,7 +3725,7 @@ def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
            and not (near_home and _related(world, where, home))
            and (any(f in where or where in f or (f in world.inside.get(where, ()) and f not in ours) for f in world.far)
-                or _away_until(world, n, where, today))}
+                or _away_until(world, n, where, today) or _card_says_away(world, n))}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
@@ -3940,6 +3992,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                 world.gender.get(pov) or "他|她") if gone else (None, None)
     lead = re.compile(rf"{forms}|[他她]")
     walked_in = re.compile(WALKED_IN_FROM.replace("WHO", forms))
+    narrated_at = re.compile(NARRATED_AT.replace("WHO", forms))
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, filter(None, far.values())))}")
@@ -3988,7 +4041,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
         recent = [*recent, unlooked[i]][-CALL_SPAN:]
-        if scene_gone(line) or REMOTE.search(unlooked[i]) or screened:
+        # 山门外，老刘拄着锡杖站着 / 院门外一阵铃铛响…老刘跳下马车: a door of here, no voice through it — the body is read
+        door = REMOTE.search(unlooked[i]) is not None and not REMOTE.search(DOOR_SIDE.sub("", unlooked[i]))
+        if scene_gone(line) or (REMOTE.search(unlooked[i]) and not door) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -3998,11 +4053,12 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in walked_in.finditer(narration)  # 从车间那头踱过来: walking in from here
                  if _place_of_here(world, m.group("at"), pov_place)]
-        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
-        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
+        hits += _narrated_hits(world, narration, narrated_at, [pov_place], far_words)  # 贺大娘在灶上烙好了饼: at a place of here
+        hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None and not door else []
+        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None and not door else []
         # 柳提领袖着手…: a far card's post after another surname is another man of the post (R: stop 55's P2, 二十六)
         hits = [(at, said) for at, said in hits if not _post_of_another(world, narration, at, said)]
-        for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
                     and addressed not in came and (addressed, i) not in placed and not visiting(addressed, i):
@@ -4010,7 +4066,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
-        for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
             seen = sighted.search(q.group()) or next(
                 (m for m in sighted_at.finditer(q.group()) if not SIGHTED_NOWHERE.search(m.group("at"))
                  and not SIGHTED_LONG_AGO.search(_sentence_at(q.group(), m.start()))
@@ -4024,7 +4080,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place, gone)}，"
                                    f"本章没有写{witnessed}回来，正文却说{'今天' if seen.re is sighted else ''}在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
-        for q in _QUOTED_WORDS.finditer(line):
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):
             told = reported().search(q.group())
             if told is not None and told.group(1)[0] in LISTENER and not _told_to(world, line, q.start(), pov):
                 told = None  # the listener's kin, and the listener another
@@ -4038,7 +4094,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{reporting}回来，正文却说{reporting}{when}这边", first_line + i,
                                    q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
                                    Subject("位置", reporting, pov_place)))
-        for q in _QUOTED_WORDS.finditer(line):  # “你姐晌午在队部门口找你”: reported here today, doing anything
+        for q in _QUOTED_WORDS.finditer(line if not door else ""):  # “你姐晌午在队部门口找你”: reported here today, doing anything
             if not REPORTED_MOVE.search(q.group()):
                 continue
             told = _first_reported_here(world, reported_at(), q.group(), far_words, pov_place)
@@ -4099,14 +4155,38 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
 
 WALKED_IN_FROM = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})[^。！？；;，,：:“”\n的被]{{0,8}}?从(?P<at>[^。！？；;，,：:“”\n从]{{1,8}}?"
-             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里))"
-             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来)")
+             r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|上))"
+             r"[^。！？；;，,：:“”\n]{0,8}?(?:(?:过|进)来|[走踱跑晃挪蹭奔迈]来|(?<![退采摘换拆调撤传留剩抄卸])下来(?![的以之]))")
 """Someone walking into the scene from a part of here (RP1, stop 61): the person (``WHO``), a few words of manner (背着手,
 拄着拐), 从, a place closed by a locative of its parts (车间那头, 库房后头, 账房里, 院门口), a few more (一颠一颠地) and a
 coming toward the speaker (过来, 进来, 踱来, 走来): present here. The place must be one of here (:func:`_place_of_here`):
-从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this."""
+从上海那边过来, 从老家过来 or 从南边过来 is a journey, read by the arrivals' words, not this. A place closed by 上 and a
+coming down (从岸上下来, 从坡上下来: PS4, stop 63, 连续性-盲评四十三) is the same walk in — not a 下来 that completes
+another verb (从岗位上退下来, 采下来的草药: r63-15) nor one closed by 的 or 以后."""
 A_BEARING = re.compile(r"^(?:[东西南北]|东北|西北|东南|西南|关[内外]|山[里外]|城[里外]|乡下)$")
 """A place of :data:`WALKED_IN_FROM` that is only a bearing or a kind of country (南边, 关外, 乡下): no part of here."""
+NARRATED_MANNER = r"(?:[\u4e00-\u9fff]着[\u4e00-\u9fff]{1,2})?(?:一早|早已|已经|早就|照旧|仍旧|独自|一个人|正|就|还|也|都|又|仍)?"
+"""What may stand between the person and 在 in :data:`NARRATED_AT`: a posture (背着手, 叉着腰, 拄着拐) and a manner word
+(就, 正, 一早, 独自) — no verb of its own (躺在, 埋在, 搁在, 跪在 say where a body or a thing was put, the dead's as much as
+anyone's: R of PS4's own pool run, stop 63)."""
+NARRATED_AT = (rf"(WHO){OWNS}(?!{HOUSEHOLD_AFTER})(?P<manner>{NARRATED_MANNER})在"
+               r"(?P<at>[^。！？；;，,：:“”\n]{2,16})")
+"""Someone the narration puts at a place, doing what they do there (PS4, stop 63: 贺大娘在地窨子外头的灶上烙好了饼,
+都僧统就在讲堂上坐定了): the person (``WHO``), a few words of manner (就, 正, 早已), 在 and the rest of the clause — the
+grammar :data:`REPORTED_AT` reads in a quote, read in the narration itself, with no time needed (the narration's is now).
+The place must be one of here (:func:`_place_of_here`), its sentence no guess, habit, memory or the far place
+(:func:`_narrated_hits`): 娘在利州城里给人浆布, 娘在家里纳鞋底, 他想娘这会儿怕是在灶房里 stay silent. Read for the far
+(位置, :func:`_present_far`) only: read for the dead (状态) it found no planted case in the pool and six false alarms in
+five books (阿爹在烟棚里烧了三十年烟, 阿翁已经躺在坞门口的草席上 — the dead are put somewhere in the narration)."""
+NARRATED_NOT_NOW = re.compile(rf"{REPORTED_GUESS.pattern}|{REPORTED_HABIT.pattern}|想|盼|怕|要是|如果|假如|若是|"
+                              r"该|会不会|兴许|没准|指不定|在天之灵|天上|九泉|阴间|阴曹|黄泉|吧[。！？!?]?$|[？?]\s*$|"
+                              r"[一二两三四五六七八九十几数百]+(?:年|辈子)|当(?![院中时年天初场间面心口儿])|做(?![饭菜活事饼衣鞋针])|上班|工作|"
+                              r"教书|念书|住|来信|信上|信里|信中|写信|念信|听说|说|讲(?!堂)|"
+                              r"回不来|来不了|走不开|一时半会")
+"""A sentence of :data:`NARRATED_AT` that tells no fact of the scene: a guess, a wish, a fear, a habit, a question
+(他想娘这会儿在灶房里烙饼吧, 要是娘在灶房里…, 往常娘总在灶上…), a span of years (在烟棚里烧了三十年烟: a life, not
+now), a standing role or home (在厂里当技术员, 在车间里上班, 住在… — not 当院, 做饭: r63-32, after the freeze), news told (信, 听说, 桂芝说), a coming
+that cannot be (回不来: r63-12), or a place only the dead are in (在天上看着你, 九泉之下)."""
 DESCRIBED_LEAD = re.compile(r"\s*(?:[戴穿披系挎背拄留叼夹提拎扛抱蓄趿裹](?![面后景影心部])着?|一身|满脸)[^。！？；;，,：:“”\n的]{1,10}的$")
 """A clause opening with a person's looks before their name (戴金丝边眼镜的钱经理…, 拄着拐的老苗…, 一身短打的小伍…: RP1,
 stop 61): the 的 before the name ends a description of them, who then act — not the 的 of someone else's (NOT_SUBJECT),
@@ -4204,6 +4284,40 @@ def _place_of_here(world: World, at: str, here: str) -> bool:
     if A_BEARING.match(re.sub(r"(?:那头|这头|后头|前头|里头|外头|那边|这边|后面|前面|门口|跟前|里|边|面|头)$", "", at)):
         return False
     return all(_related(world, p, here) for p in occurring(world.places, at))
+
+
+NARRATED_NEWS = re.compile(r"来信|信上|信里|信中|写信|念信|读信|拆信|封信|的信|把信|听说|捎话|捎来|口信|电报|说起|讲起|念给|念道|写道")
+"""A paragraph of news (a letter read out, a word sent, someone told of): where it puts the far one is where the news
+says they are, not here (r63-12: 王铁生把信念给桂芝听。刘德海在车间里管着三台机床) — 信 as a word of mail only, not
+相信 (r63-32, after the freeze)."""
+
+
+def _narrated_hits(world: World, narration: str, narrated_at: re.Pattern[str], homes: Iterable[str],
+                   far_words: re.Pattern[str] | None = None) -> list[tuple[int, str]]:
+    """``(position, form)`` of the people :data:`NARRATED_AT` (compiled as ``narrated_at``) puts at a place of here now
+    in ``narration`` (PS4, stop 63): the place one of here for a place of the point of view's (``homes``; with none, no
+    known place at all), its sentence no guess, wish, habit, role or news (:data:`NARRATED_NOT_NOW`) and, given
+    ``far_words``, no word of the far place or a journey; none in a paragraph of news (:data:`NARRATED_NEWS`). The first of each form only; each sentence's verdict is read
+    once (r63-20: a line of one sentence and thousands of matches stays linear)."""
+    if NARRATED_NEWS.search(narration):
+        return []  # 王铁生把信念给桂芝听。刘德海在车间里…: news of the far one, not the far one
+    ends = [k + 1 for k, c in enumerate(narration) if c in "。！？!?"]
+    verdicts: dict[int, bool] = {}
+    places = [h for h in homes if h] or ["\0"]  # no place of here known: no known place is one
+    out: list[tuple[int, str]] = []
+    found: set[str] = set()
+    for m in narrated_at.finditer(narration):
+        if m.group(1) in found:
+            continue
+        k = bisect.bisect_right(ends, m.start())
+        begin = ends[k - 1] if k else 0
+        if begin not in verdicts:
+            sentence = narration[begin:ends[k] if k < len(ends) else len(narration)]
+            verdicts[begin] = not NARRATED_NOT_NOW.search(sentence) and not (far_words is not None and far_words.search(sentence))
+        if verdicts[begin] and any(_place_of_here(world, m.group("at"), h) for h in places):
+            found.add(m.group(1))
+            out.append((m.start(), m.group(1)))
+    return out
 
 
 def _first_reported_here(world: World, reported_at: re.Pattern[str], quote: str, far_words: re.Pattern[str],
