@@ -2306,6 +2306,84 @@ def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str
         yield word, m.start(1)
 
 
+_NICK = r"([\u4e00-\u9fff]{2,3})"
+NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # others call the person so: 都叫他X, 喊她一声X, 管他叫X (a verb of calling, a pronoun, the word ending the clause)
+    ("called", re.compile(r"(?:叫|喊|称|管|唤)(?:他|她)(?:一声|作|做|叫)?[“「]?" + _NICK + r"(?=[”」]?(?:[，。！？；]|$))")),
+    # someone asks why the person is called so: 为啥叫X？, 他怎么叫X？
+    ("asked", re.compile(r"(?:为啥|为什么|怎么|干吗|干嘛|咋)(?:叫|喊)(?:他|她)?" + _NICK + r"？")),
+    # the word opens a quote and addresses someone: “X，你…”, “X，您…”, “X！快…” (the quote goes on after the cry)
+    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您])|！(?=[^”」]))")),
+    # the word speaks right after a quote: ”X说, ”X问, ”X笑着
+    ("speaker", re.compile(r"[”」]" + _NICK + r"(?=[说问道喊答]|笑着|笑了|叹)")),
+    # a sentence defines the word as someone: X是个瘦子, X是船队里年纪最大的船工 (the clause ends on a word for someone)
+    ("defined", re.compile(r"(?:^|(?<=[。！？”」]))" + _NICK + r"是(?:个|一个|位|一位)?([^，。！？；“”「」]{0,12}?)(?=[，。；！？])")),
+    # a quote asks the word back alone after it was said (“X？”): who is that — checked against the lines before
+    ("echoed", re.compile(r"^[“「]" + _NICK + r"？[”」]")),
+    # the word opens a clause and makes a person's gesture: X点点头, X一愣, X笑着, X接过
+    ("gesture", re.compile(r"(?:^|(?<=[。！？”」，]))" + _NICK + r"(?=点点头|点了点头|摇摇头|摇了摇头|一愣|愣了|笑着|笑了|叹了|咧嘴|"
+                                                       r"挠|拍了拍|接过|瞪|皱)")),
+)
+"""N38 (stop 63): the grammar of a nickname made of an ordinary word (泡面, 钎子, 竹竿, 鸬鹚): each row a way the draft
+shows the word as a person -- others call him so, he is asked about or addressed by it, he speaks or makes a person's
+gesture under it, a sentence defines it as someone, a quote asks it back. Any word of the class fills the slot (the
+verbs of calling, the pronouns, the gestures are general Chinese, not one book's); :func:`_nickname_candidates` needs
+:data:`NICKNAME_LINES_MIN` lines of these and guards the word."""
+NICKNAME_LINES_MIN = 2
+"""How many lines must show an ordinary word as a person (:data:`NICKNAME_SHAPES`) before it is read as a nickname: one
+address or one speaker may be a cry or a thing's line (“畜生，你…”)."""
+NICKNAME_ECHO_LINES = 3
+"""How many lines before a quote asking a word back (“X？”) must have said it: the echo answers that line."""
+NICKNAME_TAGS_BAD = frozenset("rtdcpvaumqfs")
+"""The dictionary's tags of a word no nickname is: a pronoun, a time, an adverb, a conjunction, a preposition, a verb, an
+adjective, a particle, a numeral, a measure, a direction or a place word (明天，你…; 其实，你…; 放心，你…)."""
+PEOPLE_MEASURES = frozenset("个位名")
+"""The measure words of people: a word counted by one (那个光头, 一位老先生, 这个小伙子) describes someone, it names nobody."""
+
+
+def _nickname_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` may be a nickname made of an ordinary word: a dictionary noun (an unknown word is read by the
+    other rules), not a word for someone or a relative (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a
+    kinship character), no determiner first and no function character in it."""
+    return bool(lex.freq.get(word)) and lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD and word not in STOP \
+        and not _someone_word(lex, word) and not word.endswith(ROLE_TITLES + TITLES) and not set(word) & KIN_CHARS \
+        and word[0] not in DETERMINERS and not set(word) & FUNCTION
+
+
+def _defines_someone(lex: _Lexicon, rest: str) -> bool:
+    """Whether ``rest``, what a sentence says its subject is (X是 + ``rest``), ends on a word for someone
+    (:func:`_someone_word`: 船工, 领班, 乡邮员) or on a person's kind (瘦子, 北京人, 黎族)."""
+    return any(_someone_word(lex, rest[-k:]) for k in (2, 3) if len(rest) >= k) or rest.endswith(NICKNAME_KIND_ENDS)
+
+
+NICKNAME_KIND_ENDS = ("人", "子", "族", "娘", "工", "头", "班", "佬", "汉")
+"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉)."""
+
+
+def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of an ordinary word the draft shows as a person (:data:`NICKNAME_SHAPES`) on at
+    least :data:`NICKNAME_LINES_MIN` lines (N38): a nickname (都喊他泡面 … “泡面？” … 泡面说). Guards: the word may be a
+    nickname (:func:`_nickname_word`) and the draft never counts it as a person (:data:`PEOPLE_MEASURES`: 那个光头)."""
+    seen: dict[str, dict[int, int]] = {}  # word -> line index -> first column
+    for i, line in enumerate(lines):
+        for shape, pattern in NICKNAME_SHAPES:
+            for m in pattern.finditer(line):
+                word = m.group(1)
+                if shape == "defined" and not _defines_someone(lex, m.group(2)):
+                    continue
+                if shape == "echoed" and not any(word in before for before in lines[max(0, i - NICKNAME_ECHO_LINES):i]):
+                    continue
+                seen.setdefault(word, {}).setdefault(i, m.start(1))
+    text = "\n".join(lines)
+    for word, where in seen.items():
+        if len(where) < NICKNAME_LINES_MIN or not _nickname_word(lex, word):
+            continue
+        if any(measure + word in text for measure in PEOPLE_MEASURES):
+            continue
+        i = min(where)
+        yield word, i, where[i]
+
+
 def _someone_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
     a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
@@ -3713,6 +3791,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if c.kind == "人物":
             c.shape, c.context = max(c.shape, 1), True
             called_by_given.add(name)
+    for name, i, col in _nickname_candidates(lex, lines):  # 都喊他泡面 … 泡面说 (N38)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+        if c.kind == "人物":
+            c.shape, c.context = max(c.shape, 1), True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
