@@ -3075,6 +3075,22 @@ def _serial(name: str) -> bool:
     return SERIAL.match(name) is not None
 
 
+ORDERED_KIN = frozenset("哥姐弟妹爹娘爸妈叔婶舅姨姑")
+"""One-character kin words that may stand between 叫 and the act ordered (叫我+哥+念, 叫他+娘+来): a relative told to act."""
+
+
+def _ordered_act(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word``, what 叫 (or 叫 + a pronoun) introduces, is someone told to act, not a name (N38): a person (人)
+    or a one-character kin word (:data:`ORDERED_KIN`) and then a verb (叫人+去刻石, 叫人+打底脚, 叫我+哥+念), or a verb of
+    two characters and another verb, what no dictionary holds whole (叫他+打开+念). 叫他阿福, 叫她来福 (no verb of two
+    characters), 叫他+充电+宝, 叫+生锈+齿轮 (a verb and a thing: a thing's or a nickname's name) stay names."""
+    def verb_led(rest: str) -> bool:
+        return bool(rest) and (lex.tags.get(rest[:2], "")[:1] == "v" or lex.tags.get(rest[:1], "")[:1] == "v")
+    if word[0] in "人" or word[0] in ORDERED_KIN:
+        return len(word) >= 2 and verb_led(word[1:])
+    return len(word) >= 3 and lex.tags.get(word[:2], "")[:1] == "v" and verb_led(word[2:]) and not lex.freq.get(word)
+
+
 def _person_tail_clause(lex: _Lexicon, name: str) -> bool:
     """Whether ``name`` is 人 (the end of a person noun: 守灯人, 那个人, 叫人) glued to the dictionary word the clause
     goes on with: 人+醉酒, 人+嗓门, 人+头晕. No surname is 人, and a name's stem does not open on it."""
@@ -3706,6 +3722,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             if _person_tail_clause(lex, word):
                 continue  # 叫人+头晕: 叫人 makes one feel (CALLED_ONE's 一个叫人头疼的孩子)
+            if m.group().startswith("叫") and _ordered_act(lex, word):
+                continue  # 叫人+去刻石, 叫他+打开念: someone told to act (N38)
             # a surname and a given name read whole: 叫于洪 (于 a preposition too), 叫张仲和 (和 a conjunction too)
             surnamed = _surname_and_given(lex, word)
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed or surnamed  # the kind vouches for the end (叫拾灯人)
