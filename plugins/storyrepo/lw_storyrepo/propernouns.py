@@ -3811,8 +3811,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             called_by_given.add(name)
     for name, i, col in _nickname_candidates(lex, lines):  # 都喊他泡面 … 泡面说 (N38)
         c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
-        if c.kind == "人物":
-            c.shape, c.context = max(c.shape, 1), True
+        c.kind, c.shape, c.context = "人物", max(c.shape, 1), True  # 叫她算珠 … “算珠，你…”: someone, whatever its suffix
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
