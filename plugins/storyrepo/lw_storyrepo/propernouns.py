@@ -2312,8 +2312,9 @@ NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("called", re.compile(r"(?:叫|喊|称|管|唤)(?:他|她)(?:一声|作|做|叫)?[“「]?" + _NICK + r"(?=[”」]?(?:[，。！？；]|$))")),
     # someone asks why the person is called so: 为啥叫X？, 他怎么叫X？
     ("asked", re.compile(r"(?:为啥|为什么|怎么|干吗|干嘛|咋)(?:叫|喊)(?:他|她)?" + _NICK + r"？")),
-    # the word opens a quote and addresses someone: “X，你…”, “X，您…”, “X！快…” (the quote goes on after the cry)
-    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您])|！(?=[^”」]))")),
+    # the word opens a quote and addresses someone: “X，你…”, “X，您…”, “X，别…”, “X，给我…”, “X！快…” (the quote goes on)
+    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您]|(?:别|快|给我|帮我|替我|跟我|过来))"
+                             r"|！(?=[^”」]))")),
     # the word speaks right after a quote: ”X说, ”X问, ”X笑着
     ("speaker", re.compile(r"[”」]" + _NICK + r"(?=[说问道喊答]|笑着|笑了|叹)")),
     # a sentence defines the word as someone: X是个瘦子, X是船队里年纪最大的船工 (the clause ends on a word for someone)
@@ -2344,10 +2345,10 @@ PEOPLE_MEASURES = frozenset("个位名")
 def _nickname_word(lex: _Lexicon, word: str) -> bool:
     """Whether ``word`` may be a nickname made of an ordinary word: a dictionary noun (an unknown word is read by the
     other rules), not a word for someone or a relative (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a
-    kinship character), no determiner first and no function character in it."""
+    kinship character), no determiner first and no function character last (胡说: 说 ends a cry; 地图 is a word)."""
     return bool(lex.freq.get(word)) and lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD and word not in STOP \
         and not _someone_word(lex, word) and not word.endswith(ROLE_TITLES + TITLES) and not set(word) & KIN_CHARS \
-        and word[0] not in DETERMINERS and not set(word) & FUNCTION
+        and word[0] not in DETERMINERS and word[-1] not in FUNCTION
 
 
 def _defines_someone(lex: _Lexicon, rest: str) -> bool:
@@ -3811,7 +3812,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             called_by_given.add(name)
     for name, i, col in _nickname_candidates(lex, lines):  # 都喊他泡面 … 泡面说 (N38)
         c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
-        c.kind, c.shape, c.context = "人物", max(c.shape, 1), True  # 叫她算珠 … “算珠，你…”: someone, whatever its suffix
+        # 叫她算珠 … “算珠，你…”: someone, whatever its suffix; named: the thing it is named after may stand in the
+        # draft too (这是一块黑炭 … “黑炭，你…”), the two lines name the person
+        c.kind, c.shape, c.context, c.named = "人物", max(c.shape, 1), True, True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
