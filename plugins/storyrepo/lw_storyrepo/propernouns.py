@@ -2343,10 +2343,14 @@ PEOPLE_MEASURES = frozenset("个位名")
 
 
 def _nickname_word(lex: _Lexicon, word: str) -> bool:
-    """Whether ``word`` may be a nickname made of an ordinary word: a dictionary noun (an unknown word is read by the
-    other rules), not a word for someone or a relative (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a
-    kinship character), no determiner first and no function character last (胡说: 说 ends a cry; 地图 is a word)."""
-    return bool(lex.freq.get(word)) and lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD and word not in STOP \
+    """Whether ``word`` may be a name the draft shows as a person (a nickname made of an ordinary word, or a name the
+    segmenter cut, 邱顺+发): a dictionary word that is a noun (no tag of :data:`NICKNAME_TAGS_BAD`), or an unknown word
+    that reads clean (:func:`_clean`, no particle or pronoun first); not a word for someone or a relative
+    (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a kinship character), no determiner first and no
+    function character last (胡说: 说 ends a cry; 地图 is a word)."""
+    known = bool(lex.freq.get(word))
+    return (lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD if known else _clean(word) and word[0] not in LEAD_BAD) \
+        and word not in STOP \
         and not _someone_word(lex, word) and not word.endswith(ROLE_TITLES + TITLES) and not set(word) & KIN_CHARS \
         and word[0] not in DETERMINERS and word[-1] not in FUNCTION
 
