@@ -2379,11 +2379,11 @@ def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str,
                 if shape == "echoed" and not any(word in before for before in lines[max(0, i - NICKNAME_ECHO_LINES):i]):
                     continue
                 seen.setdefault(word, {}).setdefault(i, m.start(1))
-    text = "\n".join(lines)
-    for word, where in seen.items():
-        if len(where) < NICKNAME_LINES_MIN or not _nickname_word(lex, word):
-            continue
-        if any(measure + word in text for measure in PEOPLE_MEASURES):
+    shown = {word: where for word, where in seen.items() if len(where) >= NICKNAME_LINES_MIN and _nickname_word(lex, word)}
+    # each word counted as a person, read in one pass over the text (not one per word)
+    counted = occurring((measure + word for word in shown for measure in PEOPLE_MEASURES), "\n".join(lines))
+    for word, where in shown.items():
+        if any(measure + word in counted for measure in PEOPLE_MEASURES):
             continue
         i = min(where)
         yield word, i, where[i]
