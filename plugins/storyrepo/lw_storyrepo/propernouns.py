@@ -2329,7 +2329,8 @@ NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 shows the word as a person -- others call him so, he is asked about or addressed by it, he speaks or makes a person's
 gesture under it, a sentence defines it as someone, a quote asks it back. Any word of the class fills the slot (the
 verbs of calling, the pronouns, the gestures are general Chinese, not one book's); :func:`_nickname_candidates` needs
-:data:`NICKNAME_LINES_MIN` lines of these and guards the word."""
+:data:`NICKNAME_LINES_MIN` lines of these and guards the word. A name the segmenter cut is read whole the same way
+(“邱顺发！” … 邱顺发是…的水客)."""
 NICKNAME_LINES_MIN = 2
 """How many lines must show an ordinary word as a person (:data:`NICKNAME_SHAPES`) before it is read as a nickname: one
 address or one speaker may be a cry or a thing's line (“畜生，你…”)."""
@@ -2355,14 +2356,14 @@ def _nickname_word(lex: _Lexicon, word: str) -> bool:
         and word[0] not in DETERMINERS and word[-1] not in FUNCTION
 
 
+NICKNAME_KIND_ENDS = ("人", "子", "族", "娘", "工", "头", "班", "佬", "汉")
+"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉)."""
+
+
 def _defines_someone(lex: _Lexicon, rest: str) -> bool:
     """Whether ``rest``, what a sentence says its subject is (X是 + ``rest``), ends on a word for someone
     (:func:`_someone_word`: 船工, 领班, 乡邮员) or on a person's kind (瘦子, 北京人, 黎族)."""
     return any(_someone_word(lex, rest[-k:]) for k in (2, 3) if len(rest) >= k) or rest.endswith(NICKNAME_KIND_ENDS)
-
-
-NICKNAME_KIND_ENDS = ("人", "子", "族", "娘", "工", "头", "班", "佬", "汉")
-"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉)."""
 
 
 def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
