@@ -2312,9 +2312,9 @@ NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("called", re.compile(r"(?:叫|喊|称|管|唤)(?:他|她)(?:一声|作|做|叫)?[“「]?" + _NICK + r"(?=[”」]?(?:[，。！？；]|$))")),
     # someone asks why the person is called so: 为啥叫X？, 他怎么叫X？
     ("asked", re.compile(r"(?:为啥|为什么|怎么|干吗|干嘛|咋)(?:叫|喊)(?:他|她)?" + _NICK + r"？")),
-    # the word opens a quote and addresses someone: “X，你…”, “X，您…”, “X，别…”, “X，给我…”, “X！快…” (the quote goes on)
-    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您]|(?:别|快|给我|帮我|替我|跟我|过来))"
-                             r"|！(?=[^”」]))")),
+    # the word opens a quote and addresses someone: “X，你…”, “X，递把钳子。”, “X，…没有？”, “X！快…” (the quote goes on after
+    # the cry; after freeze, N38: any clause after the comma, not only 你 or an order's opening)
+    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,]|！(?=[^”」]))")),
     # the word speaks right after a quote: ”X说, ”X问, ”X笑着
     ("speaker", re.compile(r"[”」]" + _NICK + r"(?=[说问道喊答]|笑着|笑了|叹)")),
     # a sentence defines the word as someone: X是个瘦子, X是船队里年纪最大的船工 (the clause ends on a word for someone)
@@ -2347,12 +2347,15 @@ def _nickname_word(lex: _Lexicon, word: str) -> bool:
     """Whether ``word`` may be a name the draft shows as a person (a nickname made of an ordinary word, or a name the
     segmenter cut, 邱顺+发): a dictionary word that is a noun (no tag of :data:`NICKNAME_TAGS_BAD`), or an unknown word
     that reads clean (:func:`_clean`, no particle or pronoun first); not a word for someone or a relative
-    (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a kinship character), no determiner first and no
-    function character last (胡说: 说 ends a cry; 地图 is a word)."""
+    (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a kinship character, a rank before such a word: 老+同志,
+    a role word of :data:`BEFORE_PERSON`: 丫头, or of :data:`BEFORE_KIN`: 老+同学), no determiner first and no function character last (胡说: 说 ends a
+    cry; 地图 is a word)."""
     known = bool(lex.freq.get(word))
     return (lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD if known else _clean(word) and word[0] not in LEAD_BAD) \
         and word not in STOP \
         and not _someone_word(lex, word) and not word.endswith(ROLE_TITLES + TITLES) and not set(word) & KIN_CHARS \
+        and not (word[0] in RANKS and _someone_word(lex, word[1:])) and BEFORE_PERSON.search(word) is None \
+        and BEFORE_KIN.search(word) is None \
         and word[0] not in DETERMINERS and word[-1] not in FUNCTION
 
 
@@ -2366,6 +2369,16 @@ def _defines_someone(lex: _Lexicon, rest: str) -> bool:
     return any(_someone_word(lex, rest[-k:]) for k in (2, 3) if len(rest) >= k) or rest.endswith(NICKNAME_KIND_ENDS)
 
 
+LIST_NEXT = re.compile(r"([\u4e00-\u9fff]{1,4})[，、]")
+
+
+def _listed_next(lex: _Lexicon, line: str, at: int) -> bool:
+    """Whether what follows a comma at ``at`` is another item of a list: a dictionary noun and a comma (土豆，+白菜，),
+    not a clause (毛毡，+出来，)."""
+    m = LIST_NEXT.match(line, at)
+    return m is not None and lex.tags.get(m.group(1), "")[:1] == "n"
+
+
 def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of an ordinary word the draft shows as a person (:data:`NICKNAME_SHAPES`) on at
     least :data:`NICKNAME_LINES_MIN` lines (N38): a nickname (都喊他泡面 … “泡面？” … 泡面说). Guards: the word may be a
@@ -2377,6 +2390,8 @@ def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str,
                 word = m.group(1)
                 if shape == "defined" and not _defines_someone(lex, m.group(2)):
                     continue
+                if shape == "addressed" and _listed_next(lex, line, m.end()):
+                    continue  # “土豆，白菜，萝卜。”: the first of a list, no one addressed
                 if shape == "echoed" and not any(word in before for before in lines[max(0, i - NICKNAME_ECHO_LINES):i]):
                     continue
                 seen.setdefault(word, {}).setdefault(i, m.start(1))

@@ -89,3 +89,19 @@ def test_a_name_after_a_call_stays_a_name() -> None:
     assert not _ordered_act(lex, "阿福") and not _ordered_act(lex, "铁柱")
     assert not _ordered_act(lex, "发光石") and not _ordered_act(lex, "充电线")
     assert _found("村里人都叫他铁柱。\n铁柱笑了笑。").get("铁柱") == "人物"
+
+
+def test_a_nickname_addressed_with_any_clause_after_freeze() -> None:
+    """After freeze (N38): the address row reads any clause after the comma (an order with no 你, a question), the
+    row holding in three older books; siblings no book uses."""
+    text = "“瓦罐，递把锤子。”\n“瓦罐，那筐砖搬完没有？”"
+    assert _found(text).get("瓦罐") == "人物"
+
+
+def test_a_list_or_a_word_for_someone_addressed_is_no_nickname() -> None:
+    """Near misses of the wider address row: the first item of a list (土豆，白菜，…: :func:`_listed_next`), a rank before a
+    word for someone (老+同学) and a role word (伙计, 小丫头) addressed twice."""
+    assert "土豆" not in _found("“土豆，白菜，萝卜。”\n“土豆，白菜，都要。”")
+    assert "老同学" not in _found("“老同学，坐。”\n“老同学，喝一口。”")
+    assert not _found("“伙计，坐。”\n“伙计，喝一口。”")
+    assert not _found("“小丫头，坐。”\n“小丫头，喝一口。”")
