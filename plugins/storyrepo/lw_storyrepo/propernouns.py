@@ -2348,8 +2348,8 @@ def _nickname_word(lex: _Lexicon, word: str) -> bool:
     segmenter cut, 邱顺+发): a dictionary word that is a noun (no tag of :data:`NICKNAME_TAGS_BAD`), or an unknown word
     that reads clean (:func:`_clean`, no particle or pronoun first); not a word for someone or a relative
     (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a kinship character, a rank before such a word: 老+同志,
-    a role word of :data:`BEFORE_PERSON`: 丫头, or of :data:`BEFORE_KIN`: 老+同学), no determiner first and no function character last (胡说: 说 ends a
-    cry; 地图 is a word)."""
+    a role word of :data:`BEFORE_PERSON`: 丫头, or of :data:`BEFORE_KIN`: 老+同学), no determiner first and no function
+    character last (胡说: 说 ends a cry; 地图 is a word)."""
     known = bool(lex.freq.get(word))
     return (lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD if known else _clean(word) and word[0] not in LEAD_BAD) \
         and word not in STOP \
@@ -2370,6 +2370,7 @@ def _defines_someone(lex: _Lexicon, rest: str) -> bool:
 
 
 LIST_NEXT = re.compile(r"([\u4e00-\u9fff]{1,4})[，、]")
+"""A short word and a comma or an enumeration comma right after an address's comma: maybe a list's next item."""
 
 
 def _listed_next(lex: _Lexicon, line: str, at: int) -> bool:
@@ -3107,7 +3108,7 @@ def _ordered_act(lex: _Lexicon, word: str) -> bool:
     characters), 叫他+充电+宝, 叫+生锈+齿轮 (a verb and a thing: a thing's or a nickname's name) stay names."""
     def verb_led(rest: str) -> bool:
         return bool(rest) and (lex.tags.get(rest[:2], "")[:1] == "v" or lex.tags.get(rest[:1], "")[:1] == "v")
-    if word[0] in "人" or word[0] in ORDERED_KIN:
+    if word[0] == "人" or word[0] in ORDERED_KIN:
         return len(word) >= 2 and verb_led(word[1:])
     return len(word) >= 3 and lex.tags.get(word[:2], "")[:1] == "v" and verb_led(word[2:]) and not lex.freq.get(word)
 
