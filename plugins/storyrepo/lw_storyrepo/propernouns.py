@@ -2312,9 +2312,10 @@ NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("called", re.compile(r"(?:叫|喊|称|管|唤)(?:他|她)(?:一声|作|做|叫)?[“「]?" + _NICK + r"(?=[”」]?(?:[，。！？；]|$))")),
     # someone asks why the person is called so: 为啥叫X？, 他怎么叫X？
     ("asked", re.compile(r"(?:为啥|为什么|怎么|干吗|干嘛|咋)(?:叫|喊)(?:他|她)?" + _NICK + r"？")),
-    # the word opens a quote and addresses someone: “X，你…”, “X，递把钳子。”, “X，…没有？”, “X！快…” (the quote goes on after
-    # the cry; after freeze, N38: any clause after the comma, not only 你 or an order's opening)
-    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,]|！(?=[^”」]))")),
+    # the word opens a quote and addresses someone: “X，你…”, “X，别…”, “X，给我…”, “X！快…” (the quote goes on after the cry;
+    # r63-30: any clause after the comma took 小时候，…, 老规矩，… — the after-freeze widening is reverted)
+    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您]|(?:别|快|给我|帮我|替我|跟我|过来))"
+                             r"|！(?=[^”」]))")),
     # the word speaks right after a quote: ”X说, ”X问, ”X笑着
     ("speaker", re.compile(r"[”」]" + _NICK + r"(?=[说问道喊答]|笑着|笑了|叹)")),
     # a sentence defines the word as someone: X是个瘦子, X是船队里年纪最大的船工 (the clause ends on a word for someone)
@@ -2359,8 +2360,13 @@ def _nickname_word(lex: _Lexicon, word: str) -> bool:
         and word[0] not in DETERMINERS and word[-1] not in FUNCTION
 
 
-NICKNAME_KIND_ENDS = ("人", "子", "族", "娘", "工", "头", "班", "佬", "汉")
-"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉)."""
+NICKNAME_KIND_ENDS = ("人", "族", "娘", "工", "佬", "汉", "瘦子", "胖子", "矮子", "傻子", "老头", "领班")
+"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉); no bare 头,
+子 or 班, which end things too (r63-29: 渡口是个小码头, 祠堂是个老房子)."""
+NICKNAME_SAID_SHAPES = frozenset(("called", "asked", "speaker", "defined"))
+"""The rows of :data:`NICKNAME_SHAPES` that say a word of someone in the third person; one of the lines must show one
+(r63-4, -5, -22, -23: an address twice is a term of address or an insult, a gesture twice a body part or a crowd; an echo
+with an address is a topic)."""
 
 
 def _defines_someone(lex: _Lexicon, rest: str) -> bool:
@@ -2385,6 +2391,7 @@ def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str,
     least :data:`NICKNAME_LINES_MIN` lines (N38): a nickname (都喊他泡面 … “泡面？” … 泡面说). Guards: the word may be a
     nickname (:func:`_nickname_word`) and the draft never counts it as a person (:data:`PEOPLE_MEASURES`: 那个光头)."""
     seen: dict[str, dict[int, int]] = {}  # word -> line index -> first column
+    said: set[str] = set()  # the words a row of NICKNAME_SAID_SHAPES shows
     for i, line in enumerate(lines):
         for shape, pattern in NICKNAME_SHAPES:
             for m in pattern.finditer(line):
@@ -2396,7 +2403,10 @@ def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str,
                 if shape == "echoed" and not any(word in before for before in lines[max(0, i - NICKNAME_ECHO_LINES):i]):
                     continue
                 seen.setdefault(word, {}).setdefault(i, m.start(1))
-    shown = {word: where for word, where in seen.items() if len(where) >= NICKNAME_LINES_MIN and _nickname_word(lex, word)}
+                if shape in NICKNAME_SAID_SHAPES:
+                    said.add(word)
+    shown = {word: where for word, where in seen.items()
+             if len(where) >= NICKNAME_LINES_MIN and word in said and _nickname_word(lex, word)}
     # each word counted as a person, read in one pass over the text (not one per word)
     counted = occurring((measure + word for word in shown for measure in PEOPLE_MEASURES), "\n".join(lines))
     for word, where in shown.items():
