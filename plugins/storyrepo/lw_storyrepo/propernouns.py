@@ -2306,6 +2306,116 @@ def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str
         yield word, m.start(1)
 
 
+_NICK = r"([\u4e00-\u9fff]{2,3})"
+NICKNAME_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # others call the person so: 都叫他X, 喊她一声X, 管他叫X (a verb of calling, a pronoun, the word ending the clause)
+    ("called", re.compile(r"(?:叫|喊|称|管|唤)(?:他|她)(?:一声|作|做|叫)?[“「]?" + _NICK + r"(?=[”」]?(?:[，。！？；]|$))")),
+    # someone asks why the person is called so: 为啥叫X？, 他怎么叫X？
+    ("asked", re.compile(r"(?:为啥|为什么|怎么|干吗|干嘛|咋)(?:叫|喊)(?:他|她)?" + _NICK + r"？")),
+    # the word opens a quote and addresses someone: “X，你…”, “X，别…”, “X，给我…”, “X！快…” (the quote goes on after the cry;
+    # r63-30: any clause after the comma took 小时候，…, 老规矩，… — the after-freeze widening is reverted)
+    ("addressed", re.compile(r"(?:[“「]|……)" + _NICK + r"(?:[，,](?=[^，。！？”」]{0,12}[你您]|(?:别|快|给我|帮我|替我|跟我|过来))"
+                             r"|！(?=[^”」]))")),
+    # the word speaks right after a quote: ”X说, ”X问, ”X笑着
+    ("speaker", re.compile(r"[”」]" + _NICK + r"(?=[说问道喊答]|笑着|笑了|叹)")),
+    # a sentence defines the word as someone: X是个瘦子, X是船队里年纪最大的船工 (the clause ends on a word for someone)
+    ("defined", re.compile(r"(?:^|(?<=[。！？”」]))" + _NICK + r"是(?:个|一个|位|一位)?([^，。！？；“”「」]{0,12}?)(?=[，。；！？])")),
+    # a quote asks the word back alone after it was said (“X？”): who is that — checked against the lines before
+    ("echoed", re.compile(r"^[“「]" + _NICK + r"？[”」]")),
+    # the word opens a clause and makes a person's gesture: X点点头, X一愣, X笑着, X接过
+    ("gesture", re.compile(r"(?:^|(?<=[。！？”」，]))" + _NICK + r"(?=点点头|点了点头|摇摇头|摇了摇头|一愣|愣了|笑着|笑了|叹了|咧嘴|"
+                                                       r"挠|拍了拍|接过|瞪|皱)")),
+)
+"""N38 (stop 63): the grammar of a nickname made of an ordinary word (泡面, 钎子, 竹竿, 鸬鹚): each row a way the draft
+shows the word as a person -- others call him so, he is asked about or addressed by it, he speaks or makes a person's
+gesture under it, a sentence defines it as someone, a quote asks it back. Any word of the class fills the slot (the
+verbs of calling, the pronouns, the gestures are general Chinese, not one book's); :func:`_nickname_candidates` needs
+:data:`NICKNAME_LINES_MIN` lines of these and guards the word. A name the segmenter cut is read whole the same way
+(“邱顺发！” … 邱顺发是…的水客)."""
+NICKNAME_LINES_MIN = 2
+"""How many lines must show an ordinary word as a person (:data:`NICKNAME_SHAPES`) before it is read as a nickname: one
+address or one speaker may be a cry or a thing's line (“畜生，你…”)."""
+NICKNAME_ECHO_LINES = 3
+"""How many lines before a quote asking a word back (“X？”) must have said it: the echo answers that line."""
+NICKNAME_TAGS_BAD = frozenset("rtdcpvaumqfs")
+"""The dictionary's tags of a word no nickname is: a pronoun, a time, an adverb, a conjunction, a preposition, a verb, an
+adjective, a particle, a numeral, a measure, a direction or a place word (明天，你…; 其实，你…; 放心，你…)."""
+PEOPLE_MEASURES = frozenset("个位名")
+"""The measure words of people: a word counted by one (那个光头, 一位老先生, 这个小伙子) describes someone, it names nobody."""
+
+
+def _nickname_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` may be a name the draft shows as a person (a nickname made of an ordinary word, or a name the
+    segmenter cut, 邱顺+发): a dictionary word that is a noun (no tag of :data:`NICKNAME_TAGS_BAD`), or an unknown word
+    that reads clean (:func:`_clean`, no particle or pronoun first); not a word for someone or a relative
+    (:func:`_someone_word`, :data:`ROLE_TITLES`, :data:`TITLES`, a kinship character, a rank before such a word: 老+同志,
+    a role word of :data:`BEFORE_PERSON`: 丫头, or of :data:`BEFORE_KIN`: 老+同学), no determiner first and no function
+    character last (胡说: 说 ends a cry; 地图 is a word)."""
+    known = bool(lex.freq.get(word))
+    return (lex.tags.get(word, "")[:1] not in NICKNAME_TAGS_BAD if known else _clean(word) and word[0] not in LEAD_BAD) \
+        and word not in STOP \
+        and not _someone_word(lex, word) and not word.endswith(ROLE_TITLES + TITLES) and not set(word) & KIN_CHARS \
+        and not (word[0] in RANKS and _someone_word(lex, word[1:])) and BEFORE_PERSON.search(word) is None \
+        and BEFORE_KIN.search(word) is None \
+        and word[0] not in DETERMINERS and word[-1] not in FUNCTION
+
+
+NICKNAME_KIND_ENDS = ("人", "族", "娘", "工", "佬", "汉", "瘦子", "胖子", "矮子", "傻子", "老头", "领班")
+"""What ends a kind of person a sentence may define its subject as (瘦子, 北京人, 黎族, 船娘, 船工, 领班, 老头, 大汉); no bare 头,
+子 or 班, which end things too (r63-29: 渡口是个小码头, 祠堂是个老房子)."""
+NICKNAME_SAID_SHAPES = frozenset(("called", "asked", "speaker", "defined"))
+"""The rows of :data:`NICKNAME_SHAPES` that say a word of someone in the third person; one of the lines must show one
+(r63-4, -5, -22, -23: an address twice is a term of address or an insult, a gesture twice a body part or a crowd; an echo
+with an address is a topic)."""
+
+
+def _defines_someone(lex: _Lexicon, rest: str) -> bool:
+    """Whether ``rest``, what a sentence says its subject is (X是 + ``rest``), ends on a word for someone
+    (:func:`_someone_word`: 船工, 领班, 乡邮员) or on a person's kind (瘦子, 北京人, 黎族)."""
+    return any(_someone_word(lex, rest[-k:]) for k in (2, 3) if len(rest) >= k) or rest.endswith(NICKNAME_KIND_ENDS)
+
+
+LIST_NEXT = re.compile(r"([\u4e00-\u9fff]{1,4})[，、]")
+"""A short word and a comma or an enumeration comma right after an address's comma: maybe a list's next item."""
+
+
+def _listed_next(lex: _Lexicon, line: str, at: int) -> bool:
+    """Whether what follows a comma at ``at`` is another item of a list: a dictionary noun and a comma (土豆，+白菜，),
+    not a clause (毛毡，+出来，)."""
+    m = LIST_NEXT.match(line, at)
+    return m is not None and lex.tags.get(m.group(1), "")[:1] == "n"
+
+
+def _nickname_candidates(lex: _Lexicon, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of an ordinary word the draft shows as a person (:data:`NICKNAME_SHAPES`) on at
+    least :data:`NICKNAME_LINES_MIN` lines (N38): a nickname (都喊他泡面 … “泡面？” … 泡面说). Guards: the word may be a
+    nickname (:func:`_nickname_word`) and the draft never counts it as a person (:data:`PEOPLE_MEASURES`: 那个光头)."""
+    seen: dict[str, dict[int, int]] = {}  # word -> line index -> first column
+    said: set[str] = set()  # the words a row of NICKNAME_SAID_SHAPES shows
+    for i, line in enumerate(lines):
+        for shape, pattern in NICKNAME_SHAPES:
+            for m in pattern.finditer(line):
+                word = m.group(1)
+                if shape == "defined" and not _defines_someone(lex, m.group(2)):
+                    continue
+                if shape == "addressed" and _listed_next(lex, line, m.end()):
+                    continue  # “土豆，白菜，萝卜。”: the first of a list, no one addressed
+                if shape == "echoed" and not any(word in before for before in lines[max(0, i - NICKNAME_ECHO_LINES):i]):
+                    continue
+                seen.setdefault(word, {}).setdefault(i, m.start(1))
+                if shape in NICKNAME_SAID_SHAPES:
+                    said.add(word)
+    shown = {word: where for word, where in seen.items()
+             if len(where) >= NICKNAME_LINES_MIN and word in said and _nickname_word(lex, word)}
+    # each word counted as a person, read in one pass over the text (not one per word)
+    counted = occurring((measure + word for word in shown for measure in PEOPLE_MEASURES), "\n".join(lines))
+    for word, where in shown.items():
+        if any(measure + word in counted for measure in PEOPLE_MEASURES):
+            continue
+        i = min(where)
+        yield word, i, where[i]
+
+
 def _someone_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
     a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
@@ -2997,6 +3107,22 @@ def _serial(name: str) -> bool:
     return SERIAL.match(name) is not None
 
 
+ORDERED_KIN = frozenset("哥姐弟妹爹娘爸妈叔婶舅姨姑")
+"""One-character kin words that may stand between 叫 and the act ordered (叫我+哥+念, 叫他+娘+来): a relative told to act."""
+
+
+def _ordered_act(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word``, what 叫 (or 叫 + a pronoun) introduces, is someone told to act, not a name (N38): a person (人)
+    or a one-character kin word (:data:`ORDERED_KIN`) and then a verb (叫人+去刻石, 叫人+打底脚, 叫我+哥+念), or a verb of
+    two characters and another verb, what no dictionary holds whole (叫他+打开+念). 叫他阿福, 叫她来福 (no verb of two
+    characters), 叫他+充电+宝, 叫+生锈+齿轮 (a verb and a thing: a thing's or a nickname's name) stay names."""
+    def verb_led(rest: str) -> bool:
+        return bool(rest) and (lex.tags.get(rest[:2], "")[:1] == "v" or lex.tags.get(rest[:1], "")[:1] == "v")
+    if word[0] == "人" or word[0] in ORDERED_KIN:
+        return len(word) >= 2 and verb_led(word[1:])
+    return len(word) >= 3 and lex.tags.get(word[:2], "")[:1] == "v" and verb_led(word[2:]) and not lex.freq.get(word)
+
+
 def _person_tail_clause(lex: _Lexicon, name: str) -> bool:
     """Whether ``name`` is 人 (the end of a person noun: 守灯人, 那个人, 叫人) glued to the dictionary word the clause
     goes on with: 人+醉酒, 人+嗓门, 人+头晕. No surname is 人, and a name's stem does not open on it."""
@@ -3628,6 +3754,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             if _person_tail_clause(lex, word):
                 continue  # 叫人+头晕: 叫人 makes one feel (CALLED_ONE's 一个叫人头疼的孩子)
+            if m.group().startswith("叫") and _ordered_act(lex, word):
+                continue  # 叫人+去刻石, 叫他+打开念: someone told to act (N38)
             # a surname and a given name read whole: 叫于洪 (于 a preposition too), 叫张仲和 (和 a conjunction too)
             surnamed = _surname_and_given(lex, word)
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed or surnamed  # the kind vouches for the end (叫拾灯人)
@@ -3713,6 +3841,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if c.kind == "人物":
             c.shape, c.context = max(c.shape, 1), True
             called_by_given.add(name)
+    for name, i, col in _nickname_candidates(lex, lines):  # 都喊他泡面 … 泡面说 (N38)
+        c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+        # 叫她算珠 … “算珠，你…”: someone, whatever its suffix; named: the thing it is named after may stand in the
+        # draft too (这是一块黑炭 … “黑炭，你…”), the two lines name the person
+        c.kind, c.shape, c.context, c.named = "人物", max(c.shape, 1), True, True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
