@@ -1128,6 +1128,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                line_no, excerpt=_telling_of(body, off)))
         elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) \
                 and not APPEAR.search(text) and not any(word in text for word in REVIEW_WORDS) \
+                and not any(word in text for word, _k in MOVE_WORDS) \
                 and (back := _line_act_put_back(ctx, text, body, cuts)) is not None:
             # the thing of the line's act taken up and put back (钥匙揣回腰间), the act told done nowhere: said once
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到要用的东西拿起又放回（{back.group()}），"
@@ -1961,13 +1962,14 @@ PUT_BACK_HANDS = "放塞揣推插挂搁掖藏"
 """Verbs of a hand setting a thing down where it was, any of them before 回 (放回, 塞回了领口, 揣回腰间, 推回原处,
 插回壶里, 掖回, 搁回): a thing handled for an act and then put back (:data:`THING_PUT_BACK`). Not 装回, 夹回, 别回: a part
 fitted back, a slip clipped back, a pin put back end a repair or a reading done."""
-THING_PUT_BACK = re.compile(rf"[{PUT_BACK_HANDS}]了?回(?!头|答|应|忆|想|味|复|合|事)|"
+THING_PUT_BACK = re.compile(rf"[{PUT_BACK_HANDS}]了?回(?!头|答|应|忆|想|味|复|合|事|了?[他她你我咱]|了?给)|"
                             r"又(?:放|搁|撂)(?:下|了回去)了?(?=[，,。！？!?；;…”」])|"
                             r"(?:没|没有|不曾)(?:解|掏|摘|取|拿)(?:下来|出来)")
 """How the prose tells a thing handled and put back, in general words: a hand verb before 回 (:data:`PUT_BACK_HANDS`:
 钥匙揣回腰间, 把登记簿推回原处), set down again closing its clause (摸了摸腰上的钥匙，又放下了), or never taken off or out
-(终究没解下来). With the thing of a contract line's act in its sentence and the act told done nowhere, the act was
-reached for and not done (:func:`_line_act_put_back`)."""
+(终究没解下来). Not one put back into someone's hands (塞回他手里, 推回给她): that is a giving. With the thing of a
+contract line's act in its sentence and the act told done nowhere, the act was reached for and not done
+(:func:`_line_act_put_back`)."""
 ACT_TOOLS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("开锁钥库柜箱", ("钥匙", "钥")),
     ("写签批抄记押", ("笔", "印", "章")),
@@ -1988,31 +1990,50 @@ def _line_act_put_back(ctx: CheckContext, text: str, body: str,
     or the thing and puts it back). The put back's sentence must name the line's thing — a term of the line that is no
     person and no place, by any form or by its last character (坞钥 → 钥匙), a word its act is done to, or a tool of its
     act (:data:`ACT_TOOLS`) — and be near the line's people or words (:func:`_line_told_near`). ``None`` otherwise."""
-    acts = _line_acts(ctx, text, cuts)
+    tags = lexicon().tags
+    # a one-character act standing alone between a person's name and another name (郭崇念某某的信 → 念), which the
+    # line's runs leave out — not a noun that may be a verb (库房的锁)
+    lone = [c for m in ctx.terms_re().finditer(text) if ctx.is_person(ctx.aliases.get(m.group(), m.group()))
+            and tags.get(c := text[m.end():m.end() + 1], "").startswith("v") and c not in ACT_LINKS
+            and c not in ACTS_EVERYWHERE and ctx.terms_re().match(text, m.end() + 1) is not None]
+    acts = list(dict.fromkeys([*_line_acts(ctx, text, cuts), *lone]))
     terms = list(dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))))
-    if not acts or not any(ctx.is_person(ctx.aliases.get(t, t)) for t in terms):
-        return None  # no act, or no one of the book doing it
+    if not acts or not any(ctx.is_person(ctx.aliases.get(t, t)) for t in terms) or USE_HEAD in text:
+        return None  # no act, or no one of the book doing it; or a tool the line names (用怀表掐时辰): put away after use
     forms = [v for t in terms for v in ctx.variants(t)]
     words = _event_words(ctx, text)
     places = ctx.world.places if ctx.world is not None else set()
-    held = [t for t in terms if not ctx.is_person(ctx.aliases.get(t, t)) and t not in places]
-    tags = lexicon().tags
+    held = [t for t in terms if not ctx.is_person(ctx.aliases.get(t, t)) and t not in places and t[-1] not in SPOT_ENDS]
     owned = [*(v for t in held for v in ctx.variants(t)),
              *(tool for chars, tools in ACT_TOOLS if any(c in chars for a in acts for c in a) for tool in tools)]
     lex = lexicon()
     ends = sorted(lex.boundaries(text, cuts=cuts) | {0, len(text)})
-    nouns = [w for a, b in zip(ends, ends[1:]) if tags.get(w := text[a:b], "") in THING_TAGS
+    named = [w for a, b in zip(ends, ends[1:]) if tags.get(w := text[a:b], "") in THING_TAGS
              and not any(w in t for t in terms if t not in held)]
+    nouns = [w for w in named if w[-1] not in SPOT_ENDS]  # 卫生院, 库房: a place, not a thing put back
     unknown = [w for a, b in zip(ends, ends[1:]) if len(w := text[a:b]) == 2 and w not in tags
                and not any(w in t for t in terms if t not in held)]  # 浮箭: a word the dictionary lacks, by its head
-    heads = [w[-1] for w in (*held, *nouns, *unknown) if len(w) >= 2 and tags.get(w[-1], "") in THING_TAGS]
-    things = [*owned, *nouns, *_objects(text, acts[0], words), *heads]
+    heads = [w[-1] for w in (*held, *nouns, *unknown)
+             if len(w) >= 2 and tags.get(w[-1], "") in THING_TAGS and w[-1] not in SPOT_ENDS]
+    # what may be put back: the line's own things (not its common nouns: 出矿签, 检尺账 are looked through and put back
+    # whether or not the act is told in the line's words) and the tools of its act
+    given = _HANDOVER.search(text)  # a handover line's thing is what it hands (把晒青房的钥匙交给… → 钥匙)
+    things = [*owned, *(h[-1] for h in held if len(h) >= 2 and tags.get(h[-1], "") in THING_TAGS),
+              *(n for n in nouns if given is not None and n in given.group("what"))]
     first = text.split("，")[0]
-    if _act_done_of([a for a in acts if a in first] or acts, [*owned, *nouns, *heads], body, _HANDOVER.search(text) is not None):
+    main = [a for a in acts if a in first] or acts  # the first clause's acts: 叫他守好… after it is a bidding
+    bounds = _word_bounds(body)
+    if any(m.end() in bounds for a in main for m in re.finditer(re.escape(a), body)):
+        return None  # the line's act word in the prose at all (我念两句, 翻四月的签, 掏出怀表): told, however it ends
+    objects = [*owned, *named, *(v for t in terms if t in places for v in ctx.variants(t)), *heads]
+    if _act_done_of(main, objects, body, _HANDOVER.search(text) is not None):
         return None
     for back in THING_PUT_BACK.finditer(body):
         start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, max(0, back.start() - 80), back.start())),
                     default=max(0, back.start() - 80))
+        if back.group().startswith("又"):  # set down again: the thing in the clause right before (摸了摸钥匙，又放下了)
+            marks = [m.end() for m in _CLAUSE_MARK.finditer(body, start, back.start())]
+            start = marks[-2] if len(marks) >= 2 else start
         if any(t in body[start:back.end()] for t in things) and _line_told_near(forms, words, body, back.start()) \
                 and _doer_at(ctx, [t for t in terms if t not in held and t not in places], body, back.start()):
             return back
@@ -2050,8 +2071,8 @@ def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) ->
     its characters, :func:`_act_pattern`) — or, for a handover line (``giving``), a verb of giving (:data:`GIVING_VERBS`:
     递给, 交到) — in a clause naming one of ``things`` or :data:`DONE_OBJECT_HINTS` (库房开了, 把旧箭换下来, 递给他钥匙),
     or with nothing after it in its clause but an aspect (终于打开了。): its object the thing told before; or the act
-    right before one of ``things`` with nothing not yet done before it in its clause (:data:`NOT_YET_DONE`: 打开库房，搬出…
-    is narrated done; 要打开库房 is not). An act done to another object (换成了一种神色, 打了个哈欠) is another matter."""
+    right before one of ``things`` or its count (:data:`ACT_QUANTITY`) with nothing not yet done before it in its clause
+    (:data:`NOT_YET_DONE`: 打开库房，搬出… and 我念一段 are narrated done; 要打开库房 is not). An act done to another object (换成了一种神色, 打了个哈欠) is another matter."""
     pattern = "|".join(_act_pattern(act) for act in acts)
     if giving:
         pattern += "|" + alternation(GIVING_VERBS)
@@ -2064,14 +2085,19 @@ def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) ->
         if any(t in clause for t in (*things, *DONE_OBJECT_HINTS)) or DONE_CLAUSE_END.fullmatch(body[done.end():clause_end]):
             return True
     bounds = _word_bounds(body)
-    for told in re.finditer(f"(?P<act>{pattern})(?:{'|'.join(map(re.escape, things))})" if things else "(?!)", body):
-        if told.start() not in bounds or told.end("act") not in bounds:
-            continue  # 浮 of 浮箭: a character of a word, no act
+    objects = [*map(re.escape, things), ACT_QUANTITY]
+    for told in re.finditer(f"(?P<act>{pattern})(?:{'|'.join(objects)})", body):
+        if told.end("act") not in bounds:
+            continue  # 浮 of 浮箭: a character of a word, no act (我念 may be cut as one: the act's end decides)
         clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, told.start() - 40), told.start())),
                            default=max(0, told.start() - 40))
         if not NOT_YET_DONE.search(body, clause_start, told.start()):
-            return True  # the act and its thing, plain (苏掌柜打开库房，搬出两袋茶): narrated done
+            return True  # the act and its thing or its count, plain (打开库房，搬出…; 我念一段): narrated done
     return False
+
+
+ACT_QUANTITY = r"[了过]?[一两二三四五六七八九十几半][段遍眼页句行下回趟口声番阵通]"
+"""An act's count right after it (念一段, 看了一眼, 抄两页, 试了几下): the act performed, whatever its object (:func:`_act_done_of`)."""
 
 
 def _objects(text: str, act: str, words: frozenset[str]) -> list[str]:

@@ -29,7 +29,7 @@ def _put_back(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
     # set down again closing its clause, the key named in the line
     ("林水生把晒青房的钥匙交给小七", "天黑前，林水生摸了摸腰上的钥匙，又放下了，只叮嘱小七早点睡。"),
     # a tool of the act (签 → 笔), another sibling (放回)
-    ("阿旺在收购单上签字", "阿旺拿起笔，笔尖在收购单上停了半天，又把笔放回了笔筒，起身出去了。"),
+    ("阿旺在收购单上签字", "阿旺拿起笔，笔尖在单子上停了半天，又把笔放回了笔筒，起身出去了。"),
 ])
 def test_a_thing_taken_up_and_put_back_with_the_act_told_nowhere_is_the_event_missing(line: str, body: str) -> None:
     found = _put_back(_found(line, body))
@@ -45,6 +45,8 @@ def test_a_thing_taken_up_and_put_back_with_the_act_told_nowhere_is_the_event_mi
     ("林水生把晒青房的钥匙交给小七", "林水生摸了摸腰上的钥匙，又放下了。临走，他还是把钥匙递给了小七。"),
     # another person puts a key back in another paragraph
     ("苏掌柜打开库房", "苏掌柜在柜台后头算账，算盘打得噼啪响。\n\n傍晚，小七把自家的钥匙挂回了门后。"),
+    # a letter read out by a count (念两句) and then put back: the act done, told by its count
+    ("苏掌柜念林水生从县城寄来的信", "苏掌柜从袖子里抽出一封信，抖开：“林水生来的，我念两句。”“家里都好，勿念。”他把信折起来，塞回袖子里。"),
     # a thing the line has nothing to do with put back
     ("阿旺在收购单上签字", "阿旺把碗放回灶台，坐到桌边。他在收购单上签了字，交给了苏掌柜。"),
 ])
