@@ -1970,6 +1970,9 @@ THING_PUT_BACK = re.compile(rf"[{PUT_BACK_HANDS}]了?回(?!头|答|应|忆|想|�
 (终究没解下来). Not one put back into someone's hands (塞回他手里, 推回给她): that is a giving. With the thing of a
 contract line's act in its sentence and the act told done nowhere, the act was reached for and not done
 (:func:`_line_act_put_back`)."""
+WAVERED = re.compile(r"又|半天|犹豫|迟疑|想了想|终究|终于还是|还是没|停住|掂了掂")
+"""What marks a putting back as a reach given up, in its sentence (掂了掂…又把钥匙塞回了领口; 摩挲了半天，又慢慢把它揣回腰间):
+a tool put back with none of it (他把钥匙挂回腰间，领着小七进去) is the ordinary end of a use told in other words (r63-24)."""
 ACT_TOOLS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("开锁钥库柜箱", ("钥匙", "钥")),
     ("写签批抄记押", ("笔", "印", "章")),
@@ -2034,7 +2037,8 @@ def _line_act_put_back(ctx: CheckContext, text: str, body: str,
         if back.group().startswith("又"):  # set down again: the thing in the clause right before (摸了摸钥匙，又放下了)
             marks = [m.end() for m in _CLAUSE_MARK.finditer(body, start, back.start())]
             start = marks[-2] if len(marks) >= 2 else start
-        if any(t in body[start:back.end()] for t in things) and _line_told_near(forms, words, body, back.start()) \
+        if any(t in body[start:back.end()] for t in things) and WAVERED.search(body, start, back.end()) \
+                and _line_told_near(forms, words, body, back.start()) \
                 and _doer_at(ctx, [t for t in terms if t not in held and t not in places], body, back.start()):
             return back
     return None
@@ -2074,8 +2078,8 @@ def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) ->
     right before one of ``things`` or its count (:data:`ACT_QUANTITY`) with nothing not yet done before it in its clause
     (:data:`NOT_YET_DONE`: 打开库房，搬出… and 我念一段 are narrated done; 要打开库房 is not). An act done to another object (换成了一种神色, 打了个哈欠) is another matter."""
     pattern = "|".join(_act_pattern(act) for act in acts)
-    if giving:
-        pattern += "|" + alternation(GIVING_VERBS)
+    if giving and re.search(f"(?<![不没])(?:{alternation(GIVING_VERBS)})|往[^，,。；“”\n]{{0,8}}?(?:手|怀)里", body):
+        return True  # handed, by the giver or told from the receiver's side (接了过去; 往小七手里一塞) — r63-24/25
     for done in re.finditer(ACT_DONE.format(act=f"(?:{pattern})"), body):
         clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, done.start() - 40), done.start())),
                            default=max(0, done.start() - 40))

@@ -59,3 +59,17 @@ def test_the_put_back_grammar_is_open_to_any_hand_verb_and_closed_to_other_retur
         assert THING_PUT_BACK.search(said), said
     for said in ("回头看了一眼", "他放回答案", "把零件装回机器", "走回了家", "收回了目光"):
         assert not THING_PUT_BACK.search(said), said
+
+
+@pytest.mark.parametrize("line, body", [
+    ("苏掌柜打开库房", "苏掌柜掏出钥匙，咔哒一声，库房门应声而开。他把钥匙挂回腰间，领着小七进去搬茶。"),
+    ("林水生把晒青房的钥匙交给小七", "林水生从腰上解下晒青房的钥匙，小七双手接了过去。林水生又把剩下那串钥匙挂回腰间。"),
+    ("林水生把晒青房的钥匙交给小七", "林水生把晒青房的钥匙往小七手里一塞，转身就走。小七把钥匙揣进兜里，把那本旧账放回了柜子。"),
+    ("苏掌柜把账本交给阿旺", "苏掌柜把账本往阿旺怀里一推：“拿去吧。”阿旺翻了两页，把账本塞回布包里。"),
+    ("阿旺在收购单上签字", "阿旺提起笔，在收购单上歪歪扭扭写下自己的名字，把笔插回了笔筒。"),
+    ("阿旺在收购单上签字", "阿旺在收购单上画了押，又把苏掌柜硬塞过来的那笔钱推回去。"),
+])
+def test_r63_24_25_26_a_tool_put_away_after_a_use_told_otherwise_is_no_reach_given_up(line: str, body: str) -> None:
+    """r63-24, r63-25, r63-26: the reviewer's counter-examples — the use told in other words (应声而开, 写下名字), the
+    handover told from the receiver's side (接了过去) or by 往…手里一塞, another thing put back."""
+    assert _put_back(_found(line, body)) == []
