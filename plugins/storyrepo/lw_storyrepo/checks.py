@@ -1156,6 +1156,13 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             # the line's own act given up where its people or things are (不碾了, 明天再试, 经藏不开): said once, as above
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
+        elif ctx is not None and not ids and not put_off and not LINE_FORBIDS.search(text) \
+                and not APPEAR.search(text) and not any(word in text for word in REVIEW_WORDS) \
+                and not any(word in text for word, _k in MOVE_WORDS) \
+                and (back := _line_act_put_back(ctx, text, body, cuts)) is not None:
+            # the thing of the line's act taken up and put back (钥匙揣回腰间), the act told done nowhere: said once
+            out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到要用的东西拿起又放回（{back.group()}），"
+                                             "事情本身没有做：请确认这件事发生了", line_no, excerpt=_telling_of(body, back)))
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
@@ -1981,6 +1988,152 @@ def _line_act_given_up(ctx: CheckContext, text: str, body: str,
                  and (act in off.group() or _thing_in_clause([*forms, *_objects(text, act, words)], body, off))), None)
 
 
+PUT_BACK_HANDS = "放塞揣推插挂搁掖藏"
+"""Verbs of a hand setting a thing down where it was, any of them before 回 (放回, 塞回了领口, 揣回腰间, 推回原处,
+插回壶里, 掖回, 搁回): a thing handled for an act and then put back (:data:`THING_PUT_BACK`). Not 装回, 夹回, 别回: a part
+fitted back, a slip clipped back, a pin put back end a repair or a reading done."""
+THING_PUT_BACK = re.compile(rf"[{PUT_BACK_HANDS}]了?回(?!头|答|应|忆|想|味|复|合|事|了?[他她你我咱]|了?给)|"
+                            r"又(?:放|搁|撂)(?:下|了回去)了?(?=[，,。！？!?；;…”」])|"
+                            r"(?:没|没有|不曾)(?:解|掏|摘|取|拿)(?:下来|出来)")
+"""How the prose tells a thing handled and put back, in general words: a hand verb before 回 (:data:`PUT_BACK_HANDS`:
+钥匙揣回腰间, 把登记簿推回原处), set down again closing its clause (摸了摸腰上的钥匙，又放下了), or never taken off or out
+(终究没解下来). Not one put back into someone's hands (塞回他手里, 推回给她): that is a giving. With the thing of a
+contract line's act in its sentence and the act told done nowhere, the act was reached for and not done
+(:func:`_line_act_put_back`)."""
+WAVERED = re.compile(r"又|半天|犹豫|迟疑|想了想|终究|终于还是|还是没|停住|掂了掂")
+"""What marks a putting back as a reach given up, in its sentence (掂了掂…又把钥匙塞回了领口; 摩挲了半天，又慢慢把它揣回腰间):
+a tool put back with none of it (他把钥匙挂回腰间，领着小七进去) is the ordinary end of a use told in other words (r63-24)."""
+ACT_TOOLS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("开锁钥库柜箱", ("钥匙", "钥")),
+    ("写签批抄记押", ("笔", "印", "章")),
+    ("称秤量", ("秤", "戥子", "尺")),
+    ("剪裁缝补", ("剪子", "剪刀", "针")),
+    ("点烧燃", ("火柴", "火镰", "洋火")),
+)
+"""What an act is done with, by the act's characters in the contract line (打开库房 → 钥匙, 签字 → 笔, 过秤 → 秤): a
+tool the prose takes up and puts back is the line's act reached for and not done, though the line never names the tool."""
+
+
+def _line_act_put_back(ctx: CheckContext, text: str, body: str,
+                       cuts: dict[str, tuple[int, ...]] | None = None) -> re.Match[str] | None:
+    """Where the prose puts back the thing an event line's act is done to or with (:data:`THING_PUT_BACK`: 又把钥匙塞回了
+    领口, 把登记簿推回原处) when none of the line's acts (:func:`_line_acts`; a handover's giving too, :data:`GIVING_VERBS`)
+    is told done (:func:`_act_done_of`): the thing was taken up for the act and the act never happens (t12, stop 63: five
+    books' lines of opening a store, showing a register, changing a part, handing over a key, whose prose handles the key
+    or the thing and puts it back). The put back's sentence must name the line's thing — a term of the line that is no
+    person and no place, by any form or by its last character (坞钥 → 钥匙), a word its act is done to, or a tool of its
+    act (:data:`ACT_TOOLS`) — and be near the line's people or words (:func:`_line_told_near`). ``None`` otherwise."""
+    tags = lexicon().tags
+    # a one-character act standing alone between a person's name and another name (郭崇念某某的信 → 念), which the
+    # line's runs leave out — not a noun that may be a verb (库房的锁)
+    lone = [c for m in ctx.terms_re().finditer(text) if ctx.is_person(ctx.aliases.get(m.group(), m.group()))
+            and tags.get(c := text[m.end():m.end() + 1], "").startswith("v") and c not in ACT_LINKS
+            and c not in ACTS_EVERYWHERE and ctx.terms_re().match(text, m.end() + 1) is not None]
+    acts = list(dict.fromkeys([*_line_acts(ctx, text, cuts), *lone]))
+    terms = list(dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))))
+    if not acts or not any(ctx.is_person(ctx.aliases.get(t, t)) for t in terms) or USE_HEAD in text:
+        return None  # no act, or no one of the book doing it; or a tool the line names (用怀表掐时辰): put away after use
+    forms = [v for t in terms for v in ctx.variants(t)]
+    words = _event_words(ctx, text)
+    places = ctx.world.places if ctx.world is not None else set()
+    held = [t for t in terms if not ctx.is_person(ctx.aliases.get(t, t)) and t not in places and t[-1] not in SPOT_ENDS]
+    owned = [*(v for t in held for v in ctx.variants(t)),
+             *(tool for chars, tools in ACT_TOOLS if any(c in chars for a in acts for c in a) for tool in tools)]
+    lex = lexicon()
+    ends = sorted(lex.boundaries(text, cuts=cuts) | {0, len(text)})
+    named = [w for a, b in zip(ends, ends[1:]) if tags.get(w := text[a:b], "") in THING_TAGS
+             and not any(w in t for t in terms if t not in held)]
+    nouns = [w for w in named if w[-1] not in SPOT_ENDS]  # 卫生院, 库房: a place, not a thing put back
+    unknown = [w for a, b in zip(ends, ends[1:]) if len(w := text[a:b]) == 2 and w not in tags
+               and not any(w in t for t in terms if t not in held)]  # 浮箭: a word the dictionary lacks, by its head
+    heads = [w[-1] for w in (*held, *nouns, *unknown)
+             if len(w) >= 2 and tags.get(w[-1], "") in THING_TAGS and w[-1] not in SPOT_ENDS]
+    # what may be put back: the line's own things (not its common nouns: 出矿签, 检尺账 are looked through and put back
+    # whether or not the act is told in the line's words) and the tools of its act
+    given = _HANDOVER.search(text)  # a handover line's thing is what it hands (把晒青房的钥匙交给… → 钥匙)
+    things = [*owned, *(h[-1] for h in held if len(h) >= 2 and tags.get(h[-1], "") in THING_TAGS),
+              *(n for n in nouns if given is not None and n in given.group("what"))]
+    first = text.split("，")[0]
+    main = [a for a in acts if a in first] or acts  # the first clause's acts: 叫他守好… after it is a bidding
+    bounds = _word_bounds(body)
+    if any(m.end() in bounds for a in main for m in re.finditer(re.escape(a), body)):
+        return None  # the line's act word in the prose at all (我念两句, 翻四月的签, 掏出怀表): told, however it ends
+    objects = [*owned, *named, *(v for t in terms if t in places for v in ctx.variants(t)), *heads]
+    if _act_done_of(main, objects, body, _HANDOVER.search(text) is not None):
+        return None
+    for back in THING_PUT_BACK.finditer(body):
+        start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, max(0, back.start() - 80), back.start())),
+                    default=max(0, back.start() - 80))
+        if back.group().startswith("又"):  # set down again: the thing in the clause right before (摸了摸钥匙，又放下了)
+            marks = [m.end() for m in _CLAUSE_MARK.finditer(body, start, back.start())]
+            start = marks[-2] if len(marks) >= 2 else start
+        if any(t in body[start:back.end()] for t in things) and WAVERED.search(body, start, back.end()) \
+                and _line_told_near(forms, words, body, back.start()) \
+                and _doer_at(ctx, [t for t in terms if t not in held and t not in places], body, back.start()):
+            return back
+    return None
+
+
+def _doer_at(ctx: CheckContext, people: list[str], body: str, k: int) -> bool:
+    """Whether the one putting back at ``k`` may be one of a contract line's ``people``: the nearest text before it, in
+    its paragraph and then in up to :data:`DOER_REACH` paragraphs before, that names a person of the book names one of
+    them (by any form) — 他又把旧箭插回壶里 after a paragraph of 郝三爷's — and not another person (小七把自家的钥匙挂回了门后)."""
+    paragraphs = [p for p in reversed(body[:k].rsplit("\n", 2 * DOER_REACH + 2)) if p.strip()][:DOER_REACH + 1]
+    for text in paragraphs:  # its own paragraph up to it, then those before, blank lines apart
+        if any(_named_in(v, text) for t in people for v in ctx.variants(t)):
+            return True
+        if any(ctx.is_person(ctx.aliases.get(t, t)) for t in ctx.contract_terms_in(text)):
+            return False
+    return False
+
+
+DOER_REACH = 3
+"""How many paragraphs before a putting back :func:`_doer_at` reads for who does it, when its own names no one (a
+short line of speech between, “退？”)."""
+
+
+THING_TAGS = frozenset({"n", "ng", "nz"})
+"""The dictionary's tags of a common noun: a word of a contract line tagged so is a thing its act may be done to or
+with (浮箭 → 箭, 登记簿), not a person's or a place's name (nr, ns)."""
+DONE_OBJECT_HINTS = ("它", "门", "锁")
+"""What, in the clause of a one-character act told done, stands for the thing of an opening or a handing (开了锁, 打开了它,
+把门开了): with the line's own things, what makes 开了 the line's act and not another (换成了一种神色, 打了个哈欠)."""
+
+
+def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) -> bool:
+    """Whether the prose tells one of a line's ``acts`` done (:data:`ACT_DONE`: 打开了, 换下来; the act's word or one of
+    its characters, :func:`_act_pattern`) — or, for a handover line (``giving``), a verb of giving (:data:`GIVING_VERBS`:
+    递给, 交到) — in a clause naming one of ``things`` or :data:`DONE_OBJECT_HINTS` (库房开了, 把旧箭换下来, 递给他钥匙),
+    or with nothing after it in its clause but an aspect (终于打开了。): its object the thing told before; or the act
+    right before one of ``things`` or its count (:data:`ACT_QUANTITY`) with nothing not yet done before it in its clause
+    (:data:`NOT_YET_DONE`: 打开库房，搬出… and 我念一段 are narrated done; 要打开库房 is not). An act done to another object (换成了一种神色, 打了个哈欠) is another matter."""
+    pattern = "|".join(_act_pattern(act) for act in acts)
+    if giving and re.search(f"(?<![不没])(?:{alternation(GIVING_VERBS)})|往[^，,。；“”\n]{{0,8}}?(?:手|怀)里", body):
+        return True  # handed, by the giver or told from the receiver's side (接了过去; 往小七手里一塞) — r63-24/25
+    for done in re.finditer(ACT_DONE.format(act=f"(?:{pattern})"), body):
+        clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, done.start() - 40), done.start())),
+                           default=max(0, done.start() - 40))
+        clause_end = next((m.start() for m in _CLAUSE_MARK.finditer(body, done.end(), done.end() + 40)),
+                          min(len(body), done.end() + 40))
+        clause = body[clause_start:clause_end]
+        if any(t in clause for t in (*things, *DONE_OBJECT_HINTS)) or DONE_CLAUSE_END.fullmatch(body[done.end():clause_end]):
+            return True
+    bounds = _word_bounds(body)
+    objects = [*map(re.escape, things), ACT_QUANTITY]
+    for told in re.finditer(f"(?P<act>{pattern})(?:{'|'.join(objects)})", body):
+        if told.end("act") not in bounds:
+            continue  # 浮 of 浮箭: a character of a word, no act (我念 may be cut as one: the act's end decides)
+        clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, told.start() - 40), told.start())),
+                           default=max(0, told.start() - 40))
+        if not NOT_YET_DONE.search(body, clause_start, told.start()):
+            return True  # the act and its thing or its count, plain (打开库房，搬出…; 我念一段): narrated done
+    return False
+
+
+ACT_QUANTITY = r"[了过]?[一两二三四五六七八九十几半][段遍眼页句行下回趟口声番阵通]"
+"""An act's count right after it (念一段, 看了一眼, 抄两页, 试了几下): the act performed, whatever its object (:func:`_act_done_of`)."""
+
+
 def _objects(text: str, act: str, words: frozenset[str]) -> list[str]:
     """What a line's act is done to, in its words (打开经藏 → 经藏, and the line's event words): none holding one of
     the act's own characters (:func:`_thing_in_clause`)."""
@@ -2092,6 +2245,11 @@ ACT_DONE_ASPECT = rf"(?<![不没别甭莫未])(?:{{act}})(?={'|'.join(DONE_ASPEC
 the act told done by its aspect only (听完, 写了一页; not 听到这话, 看上去, 开 of 打开 in 开出一张收条 — fm1, stop 61, R61's
 m1-1). :func:`_told_done_before` reads the whole :data:`ACT_DONE` (爬上灯塔): it needs the line's event word in the
 sentence too."""
+DONE_CLAUSE_END = re.compile(rf"(?:{DONE_AFTER}|[来去])*[吧啦呢啊喽]?")
+"""What may follow an act told done to its clause's end with no object after it (打开了, 换下来了, 交出去): its object
+the thing told before it (:func:`_act_done_of`)."""
+
+
 
 
 def _use_called_off(ctx: CheckContext, text: str, body: str,
