@@ -37,7 +37,7 @@ from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
 from lw_storyrepo.continuity import REACTION, SPEAKING, DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
-from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, INFO, WARN, Finding, Subject, clipped
+from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, FULL_WIDTH_STOPS, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
@@ -1934,7 +1934,7 @@ def _line_told_near(forms: list[str], words: frozenset[str], body: str, k: int) 
     for _ in range(PUT_OFF_REACH):
         if start <= para:
             break
-        start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, para, start - 1)), default=para)
+        start = max(para, *(body.rfind(stop, para, start - 1) + 1 for stop in FULL_WIDTH_STOPS))
     near = body[start:end]
     return any(_named_in(v, near) for v in forms) or any(w in near for w in words)
 

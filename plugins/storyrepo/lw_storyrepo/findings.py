@@ -49,7 +49,8 @@ CLOSING_QUOTES = "”’」』"
 CLAUSE_MARKS = re.compile("[，,；;]")
 """What ends a clause inside a sentence, full width and ASCII: a comma or a semicolon, no sentence stop (the
 clause after a going: 回泉州老家上坟去了，…; the last clause mark before a name)."""
-FULL_WIDTH_STOP = re.compile("[。！？]")
+FULL_WIDTH_STOPS = "。！？"
+FULL_WIDTH_STOP = re.compile(f"[{FULL_WIDTH_STOPS}]")
 """A full-width sentence stop, and only that (not ! ? nor a new line nor an ellipsis): where the readers that split
 Chinese prose into sentences end one."""
 _STOPS = re.compile(f"[{SENTENCE_STOPS}…]+")
