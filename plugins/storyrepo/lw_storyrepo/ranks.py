@@ -267,6 +267,9 @@ def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str]
     rung_re = re.compile("|".join(re.escape(r) for r in by_length)) if by_length else None
     if rung_re is None:
         return ()
+    # every "rung不是…" of the text once, cut at each name length RUNG_NAMED allows (r63-10: one scan, not one per naming)
+    denied = {world_text[d.start():d.start() + len(d.group("rung")) + 2 + size]
+              for d in re.finditer(rf"(?=(?P<rung>{rung_re.pattern})不是)", world_text or "") for size in range(2, 5)}
     for m in RUNG_NAMED.finditer(world_text or ""):
         name, said = m.group("name"), m.group("rung")
         rung = said if said in rungs else None
@@ -279,7 +282,7 @@ def rung_names(world_text: str, rungs: tuple[str, ...]) -> tuple[tuple[str, str]
         if rung is None or name in rungs or name in EVERYONES_ADDRESS \
                 or (not said and "的" in world_text[before[-1].end():m.start()]):
             continue  # 秀才的娘子叫“太太”: a name of someone of the rung's, not of the rung (r63-8)
-        if MISNAMED.match(world_text, m.end()) or re.search(rf"{re.escape(rung)}不是{re.escape(name)}", world_text):
+        if MISNAMED.match(world_text, m.end()) or f"{rung}不是{name}" in denied:
             wrong.add((name, rung))
             continue
         found.setdefault(name, set()).add(rung)
