@@ -435,6 +435,8 @@ def worlds(n: int) -> dict[str, str]:
         "wv_tables": "## 力量体系\n" + fill("| 境界 | 说明 |\n|--|--|\n| 练气 | a |\n| 筑基 | b |\n\n", n),
         "wv_held_lines": "## 力量体系\n" + fill("实习医生、住院医、主治、副主任\n", n),
         "wv_numbered": "## 力量体系\n" + fill("1. 实习医生\n2. 住院医\n3. 主治\n\n", n),
+        # a rung named again and again, each naming once checked for a denial (主治不是大夫: r63-10, stop 63)
+        "wv_rung_names": "## 力量体系\n实习医生、住院医、主治\n" + fill("病人都叫主治“大夫”，", n),
     }
 
 
