@@ -37,7 +37,7 @@ from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
 from lw_storyrepo.continuity import REACTION, SPEAKING, DEAD, DEFAULT_STAGES, PLAN_WORDS, UNDONE_WORDS, World, arrivals_of, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, signature, haunts_of, journeys, place_nesting, prose_places, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
-from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, FULL_WIDTH_STOPS, INFO, WARN, Finding, Subject, clipped
+from lw_storyrepo.findings import ERROR, FULL_WIDTH_STOP, FULL_WIDTH_STOPS, INFO, WARN, Finding, Subject, clipped, span_end, span_start
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS, SHOW_VERBS, TAKE_BACK_VERBS
 from lw_storyrepo.memo import per_book
@@ -1819,7 +1819,7 @@ books' false alarms, 十九, 二十三, 三十四, 四十三, 四十六)."""
 
 def _telling(body: str, k: int) -> tuple[int, int]:
     """Where the telling at ``k`` is read: from its sentence's start to the end of the next sentence."""
-    start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    start = span_start(FULL_WIDTH_STOP, body, k, 60)
     ends = [m.start() for m in FULL_WIDTH_STOP.finditer(body, k, min(len(body), k + 120))]
     return start, ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
 
@@ -2023,7 +2023,8 @@ def _line_act_put_back(ctx: CheckContext, text: str, body: str,
     or the thing and puts it back). The put back's sentence must name the line's thing — a term of the line that is no
     person and no place, by any form or by its last character (坞钥 → 钥匙), a word its act is done to, or a tool of its
     act (:data:`ACT_TOOLS`) — and be near the line's people or words (:func:`_line_told_near`). ``None`` otherwise."""
-    tags = lexicon().tags
+    lex = lexicon()
+    tags = lex.tags
     # a one-character act standing alone between a person's name and another name (郭崇念某某的信 → 念), which the
     # line's runs leave out — not a noun that may be a verb (库房的锁)
     lone = [c for m in ctx.terms_re().finditer(text) if ctx.is_person(ctx.aliases.get(m.group(), m.group()))
@@ -2039,7 +2040,6 @@ def _line_act_put_back(ctx: CheckContext, text: str, body: str,
     held = [t for t in terms if not ctx.is_person(ctx.aliases.get(t, t)) and t not in places and t[-1] not in SPOT_ENDS]
     owned = [*(v for t in held for v in ctx.variants(t)),
              *(tool for chars, tools in ACT_TOOLS if any(c in chars for a in acts for c in a) for tool in tools)]
-    lex = lexicon()
     ends = sorted(lex.boundaries(text, cuts=cuts) | {0, len(text)})
     named = [w for a, b in zip(ends, ends[1:]) if tags.get(w := text[a:b], "") in THING_TAGS
              and not any(w in t for t in terms if t not in held)]
@@ -2062,8 +2062,7 @@ def _line_act_put_back(ctx: CheckContext, text: str, body: str,
     if _act_done_of(main, objects, body, _HANDOVER.search(text) is not None):
         return None
     for back in THING_PUT_BACK.finditer(body):
-        start = max((m.end() for m in FULL_WIDTH_STOP.finditer(body, max(0, back.start() - 80), back.start())),
-                    default=max(0, back.start() - 80))
+        start = span_start(FULL_WIDTH_STOP, body, back.start(), 80)
         if back.group().startswith("又"):  # set down again: the thing in the clause right before (摸了摸钥匙，又放下了)
             marks = [m.end() for m in _CLAUSE_MARK.finditer(body, start, back.start())]
             start = marks[-2] if len(marks) >= 2 else start
@@ -2111,10 +2110,8 @@ def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) ->
     if giving and re.search(f"(?<![不没])(?:{alternation(GIVING_VERBS)})|往[^，,。；“”\n]{{0,8}}?(?:手|怀)里", body):
         return True  # handed, by the giver or told from the receiver's side (接了过去; 往小七手里一塞) — r63-24/25
     for done in re.finditer(ACT_DONE.format(act=f"(?:{pattern})"), body):
-        clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, done.start() - 40), done.start())),
-                           default=max(0, done.start() - 40))
-        clause_end = next((m.start() for m in _CLAUSE_MARK.finditer(body, done.end(), done.end() + 40)),
-                          min(len(body), done.end() + 40))
+        clause_start = span_start(_CLAUSE_MARK, body, done.start(), 40)
+        clause_end = span_end(_CLAUSE_MARK, body, done.end(), 40)
         clause = body[clause_start:clause_end]
         if any(t in clause for t in (*things, *DONE_OBJECT_HINTS)) or DONE_CLAUSE_END.fullmatch(body[done.end():clause_end]):
             return True
@@ -2123,8 +2120,7 @@ def _act_done_of(acts: list[str], things: list[str], body: str, giving: bool) ->
     for told in re.finditer(f"(?P<act>{pattern})(?:{'|'.join(objects)})", body):
         if told.end("act") not in bounds:
             continue  # 浮 of 浮箭: a character of a word, no act (我念 may be cut as one: the act's end decides)
-        clause_start = max((m.end() for m in _CLAUSE_MARK.finditer(body, max(0, told.start() - 40), told.start())),
-                           default=max(0, told.start() - 40))
+        clause_start = span_start(_CLAUSE_MARK, body, told.start(), 40)
         if not NOT_YET_DONE.search(body, clause_start, told.start()):
             return True  # the act and its thing or its count, plain (打开库房，搬出…; 我念一段): narrated done
     return False
@@ -2145,8 +2141,8 @@ def _objects(text: str, act: str, words: frozenset[str]) -> list[str]:
 def _thing_in_clause(forms: list[str], body: str, off: re.Match[str]) -> bool:
     """Whether a giving up that says one character of the line's act (不开, not 打开) names one of the line's terms or
     event words (``forms``, none of them holding the act's characters) in its own clause (库房不开, 不开库房): a bare 别打了 stops a fight, not the line's 打开库房 (fc2, stop 59)."""
-    start = max((m.end() for m in _CLAUSE_MARK.finditer(body, 0, off.start())), default=0)
-    end = next((m.start() for m in _CLAUSE_MARK.finditer(body, off.end())), len(body))
+    start = span_start(_CLAUSE_MARK, body, off.start())
+    end = span_end(_CLAUSE_MARK, body, off.end())
     return any(v in body[start:end] for v in forms)
 
 
@@ -2334,7 +2330,7 @@ def _withheld(body: str) -> str | None:
     holder stows it (:data:`STOWED`) or puts the handover off (:data:`PUT_OFF`); ``None`` otherwise. A form of the
     handover told as not done that names neither the thing nor its kind (信封 for 请帖, a key left at the office)."""
     for m in GIVING.finditer(body):
-        start = max((e.end() for e in FULL_WIDTH_STOP.finditer(body, max(0, m.start() - 40), m.start())), default=max(0, m.start() - 40))
+        start = span_start(FULL_WIDTH_STOP, body, m.start(), 40)
         if not UNGIVEN.search(body[start:m.start()]):
             return None
     kept = STOWED.search(body) or PUT_OFF.search(body)

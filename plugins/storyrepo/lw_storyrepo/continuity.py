@@ -77,7 +77,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject
+from lw_storyrepo.findings import CLAUSE_MARKS, CLOSING_QUOTES, ERROR, FULL_WIDTH_STOP, SENTENCE_STOPS, WARN, Finding, Subject, span_start
 from lw_storyrepo.forbidden import CAUSED, WRITING, Bars
 from lw_storyrepo.memo import per_book
 from lw_storyrepo.answers import ANSWER_MARK
@@ -7615,7 +7615,7 @@ def _each_from_its_last_name(pattern: re.Pattern[str], names: re.Pattern[str], s
             at = other.start() if other is not None else -1
         else:
             lead = m.group(clause_led)
-            cut = max((mark.end() for mark in CLAUSE_MARKS.finditer(lead)), default=0)
+            cut = span_start(CLAUSE_MARKS, lead, len(lead))
             cut += len(lead[cut:]) - len(lead[cut:].lstrip())
             at = m.start(clause_led) + cut if cut > 0 and names.match(lead, cut) else -1
             if at < 0:  # 阿满知道老周拿着秒表: the name after a verb of seeing or knowing leads its own clause

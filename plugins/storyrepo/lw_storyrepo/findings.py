@@ -53,6 +53,25 @@ FULL_WIDTH_STOPS = "。！？"
 FULL_WIDTH_STOP = re.compile(f"[{FULL_WIDTH_STOPS}]")
 """A full-width sentence stop, and only that (not ! ? nor a new line nor an ellipsis): where the readers that split
 Chinese prose into sentences end one."""
+
+
+def span_start(marks: re.Pattern[str], text: str, at: int, reach: int | None = None) -> int:
+    """Where the clause or sentence holding ``at`` starts, as ``marks`` (:data:`FULL_WIDTH_STOP`, a check's clause
+    marks) cut ``text``: the end of the last match of ``marks`` in the ``reach`` characters before ``at`` (all of
+    ``text`` before it when ``reach`` is None), or the start of that window, ``max(0, at - reach)`` (0), when none
+    matches there — a sentence longer than the reach is read from the reach's start."""
+    low = 0 if reach is None else max(0, at - reach)
+    return max((m.end() for m in marks.finditer(text, low, at)), default=low)
+
+
+def span_end(marks: re.Pattern[str], text: str, at: int, reach: int | None = None) -> int:
+    """Where the clause or sentence holding ``at`` ends, as ``marks`` cut ``text``: the start of the first match of
+    ``marks`` in the ``reach`` characters from ``at`` (all of ``text`` after it when ``reach`` is None), or the end
+    of that window, ``min(len(text), at + reach)`` (``len(text)``), when none matches there."""
+    high = len(text) if reach is None else min(len(text), at + reach)
+    return next((m.start() for m in marks.finditer(text, at, high)), high)
+
+
 _STOPS = re.compile(f"[{SENTENCE_STOPS}…]+")
 _SENTENCE_END = re.compile(f"{_STOPS.pattern}[{CLOSING_QUOTES}）)]*")
 """A sentence end as a finding's excerpt is shown to (:func:`in_view`): its stops (:data:`_STOPS`: an ellipsis
