@@ -82,12 +82,13 @@ def subjects(root: Path) -> list[str]:
 
 
 def card_text(name: str, aliases: Sequence[str], place: str, about: str, relations: str, state: str = "在世",
-              holds: Sequence[str] = ()) -> str:
-    """A character card's text: front matter (姓名, 别名, 状态, 位置, 持有 when ``holds``, 最后变更章 0), then its 设定 and
-    关系 sections."""
+              holds: Sequence[str] = (), rank: str = "") -> str:
+    """A character card's text: front matter (姓名, 别名, 状态, 位置, 境界 when ``rank``, 持有 when ``holds``, 最后变更章 0),
+    then its 设定 and 关系 sections."""
     listed = "".join(f"  - {a}\n" for a in aliases)
+    ranked = f"境界: {rank}\n" if rank else ""
     held = "持有:\n" + "".join(f"  - {h}\n" for h in holds) if holds else ""
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n{held}最后变更章: 0\n---\n"
+    return (f"---\n姓名: {name}\n别名:\n{listed}状态: {state}\n位置: {place}\n{ranked}{held}最后变更章: 0\n---\n"
             f"## 设定\n{about}\n\n## 关系\n{relations}\n")
 
 
@@ -96,18 +97,21 @@ Card = tuple[str, Sequence[str], str, str, str]
 
 
 def checked_chapter(root: Path, world: str, cards: Mapping[str, Card], event: str, front: str, body: str,
-                    dead: str = "", held: Mapping[str, str] | None = None) -> list[dict[str, object]]:
+                    dead: str = "", held: Mapping[str, str] | None = None,
+                    ranks: Mapping[str, str] | None = None) -> list[dict[str, object]]:
     """The findings of ``lw story check --json`` on draft A of chapter 1 of a new 年代 book at ``root``: ``world`` as its
-    世界观, ``cards`` (``dead``'s card 已死, the others 在世; ``held`` maps a card to the one thing its 持有 lists), a
-    contract of the one line ``event``, and the draft ``---\n<front>\n---\n\n<body>``."""
+    世界观, ``cards`` (``dead``'s card 已死, the others 在世; ``held`` maps a card to the one thing its 持有 lists,
+    ``ranks`` to its 境界), a contract of the one line ``event``, and the draft ``---\n<front>\n---\n\n<body>``."""
     held = held or {}
+    ranks = ranks or {}
     lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
     (root / L.世界观).write_text(world, encoding="utf-8")
     folder = root / L.角色
     folder.mkdir(parents=True, exist_ok=True)
     for name, card in cards.items():
         holds = [held[name]] if name in held else []
-        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世", holds), encoding="utf-8")
+        (folder / f"{name}.md").write_text(card_text(*card, "已死" if name == dead else "在世", holds, ranks.get(name, "")),
+                                           encoding="utf-8")
     lw(root, "fix")
     lw(root)  # brief
     lw(root, "card", "edit", "--合同", event)

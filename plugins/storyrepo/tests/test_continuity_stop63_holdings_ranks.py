@@ -13,14 +13,12 @@ Every sentence here is this file's own."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of, rung_names
 
-from story_cli import hand_in, lw
+from story_cli import checked_chapter
 
 WORKS = ("# 世界观\n\n## 力量体系\n车间里的级别：学徒 ＜ 班长 ＜ 工段长 ＜ 车间主任\n\n"
          "卡上「境界」一栏记的就是级别。厂里人管工段长叫“段头”，叫学徒“段头”就是叫错了。级别升降都要在设定变更里写明。\n\n"
@@ -28,46 +26,29 @@ WORKS = ("# 世界观\n\n## 力量体系\n车间里的级别：学徒 ＜ 班长
 BANNERS = ("# 世界观\n\n## 力量体系\n旗下的位分：披甲 ＜ 什长 ＜ 骁骑校 ＜ 佐领\n\n"
            "卡上「境界」一栏记的就是位分，升降只凭佐领的札付，要在设定变更里写明。\n\n## 地理\n旗营在江边。\n")
 
-CardSpec = tuple[Sequence[str], str, str, Sequence[str]]
-"""A card: aliases, 设定 (its gender said there), 境界 ('' for none), 持有."""
-
-
-def _card(name: str, spec: CardSpec, place: str) -> str:
-    aliases, about, rank, holds = spec
-    listed = "".join(f"  - {a}\n" for a in aliases)
-    held = "持有:\n" + "".join(f"  - {h}\n" for h in holds) if holds else ""
-    ranked = f"境界: {rank}\n" if rank else ""
-    return (f"---\n姓名: {name}\n别名:\n{listed}状态: 在世\n位置: {place}\n{ranked}{held}最后变更章: 0\n---\n"
-            f"## 设定\n{about}\n\n## 关系\n无。\n")
+CardSpec = tuple[Sequence[str], str, str, str]
+"""A card: aliases, 设定 (its gender said there), 境界 ('' for none), the one thing its 持有 lists ('' for none)."""
 
 
 def continuity(root: Path, world: str, cards: Mapping[str, CardSpec], present: Sequence[str], body: str,
                place: str = "红星机械厂") -> list[str]:
     """The 连贯 messages of ``lw story check`` on ``body``, chapter 1 of a new 年代 book at ``root`` (``world`` its
-    世界观, every card at ``place``), told by the first of ``present``, who are the draft's 在场."""
-    lw(root, "init", str(root), "--书名", root.name, "--类型", "年代", "--每章目标字数", "200")
-    (root / L.世界观).write_text(world, encoding="utf-8")
-    folder = root / L.角色
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, spec in cards.items():
-        (folder / f"{name}.md").write_text(_card(name, spec, place), encoding="utf-8")
-    lw(root, "fix")
-    lw(root)  # brief
-    lw(root, "card", "edit", "--合同", "夜班交接")
-    lw(root, "decide")
-    lw(root)  # pack
+    世界观, every card at ``place``), told by the first of ``present``, who are the draft's 在场
+    (:func:`story_cli.checked_chapter`)."""
     front = (f"标题: 交接\n视角: {present[0]}\n书内时间: 1979年3月2日\n一句话事件: 夜班交接\n在场:\n"
              + "\n".join(f"  - {n}" for n in present))
-    hand_in(root, f"---\n{front}\n---\n\n{body}\n")
-    found: list[dict[str, Any]] = json.loads(lw(root, "check", "--json"))["A"]
+    found = checked_chapter(root, world, {name: (name, aliases, place, about, "无。")
+                                          for name, (aliases, about, _, _) in cards.items()},
+                            "夜班交接", front, body, held={name: spec[3] for name, spec in cards.items() if spec[3]},
+                            ranks={name: spec[2] for name, spec in cards.items()})
     return [str(f["message"]) for f in found if f["kind"] == "连贯"]
 
 
 SHOP: dict[str, CardSpec] = {
-    "马国栋": (["小马", "国栋"], "他是车间的学徒，二十岁。", "学徒", []),
-    "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", []),
-    "钱老四": (["老钱", "四哥"], "他是仓库保管员。怀表是一块上海牌怀表，他揣在兜里。", "", ["怀表"]),
-    "韩秀芝": (["秀芝", "韩姐"], "她是车间的统计员。剪刀是一把银柄剪刀，她挂在腰上。", "", ["剪刀"]),
+    "马国栋": (["小马", "国栋"], "他是车间的学徒，二十岁。", "学徒", ""),
+    "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", ""),
+    "钱老四": (["老钱", "四哥"], "他是仓库保管员。怀表是一块上海牌怀表，他揣在兜里。", "", "怀表"),
+    "韩秀芝": (["秀芝", "韩姐"], "她是车间的统计员。剪刀是一把银柄剪刀，她挂在腰上。", "", "剪刀"),
 }
 
 
@@ -83,8 +64,8 @@ def test_words_calling_one_of_two_are_the_others(tmp_path: Path) -> None:
     after = "石大河蹲在炉子边，半天没吭声。\n\n“小马，”他拍了拍膝盖上的灰，“把我那块怀表拿过来，在窗台上。”"
     for n, body in enumerate((before, after)):
         assert _holds(continuity(tmp_path / f"a{n}", WORKS, SHOP, ["马国栋", "石大河"], body), "石大河", "怀表"), body
-    own = {**SHOP, "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", ["怀表"]),
-           "钱老四": (["老钱", "四哥"], "他是仓库保管员。", "", [])}
+    own = {**SHOP, "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", "怀表"),
+           "钱老四": (["老钱", "四哥"], "他是仓库保管员。", "", "")}
     assert not _holds(continuity(tmp_path / "own", WORKS, own, ["马国栋", "石大河"], before), "石大河", "怀表")
     three = continuity(tmp_path / "three", WORKS, SHOP, ["马国栋", "石大河", "韩秀芝"], before)
     assert not any("怀表" in m for m in three)
@@ -101,8 +82,8 @@ def test_a_pronoun_after_the_words_names_the_one_of_that_gender(tmp_path: Path) 
     """In a scene of a man and a woman, “…”她回头冲马国栋说: hers (马国栋, turned to, does not speak it) — 我用老钱那把
     银柄剪刀 is her use of 钱老四's scissors, read past a measure word and a few words of looks; with 她 the scissors'
     holder herself, nothing."""
-    cards = {**SHOP, "韩秀芝": (["秀芝", "韩姐"], "她是车间的统计员。", "", []),
-             "钱老四": (["老钱", "四哥"], "他是仓库保管员。剪刀是一把银柄剪刀。", "", ["剪刀"])}
+    cards = {**SHOP, "韩秀芝": (["秀芝", "韩姐"], "她是车间的统计员。", "", ""),
+             "钱老四": (["老钱", "四哥"], "他是仓库保管员。剪刀是一把银柄剪刀。", "", "剪刀")}
     body = "布头堆了一桌子。\n\n“刚才我用老钱那把银柄剪刀裁的布，不然赶不上。”她回头冲马国栋说，“剪刀还他。”"
     assert _holds(continuity(tmp_path / "a", WORKS, cards, ["韩秀芝", "马国栋"], body), "韩秀芝", "剪刀")
     body = "布头堆了一桌子。\n\n“刚才我用我那把银柄剪刀裁的布，不然赶不上。”她回头冲马国栋说，“收起来吧。”"
@@ -128,9 +109,9 @@ def test_the_world_names_a_rung_otherwise() -> None:
 
 
 RANKED: dict[str, CardSpec] = {
-    "马国栋": (["小马", "国栋"], "他是车间的学徒。", "学徒", []),
-    "韩秀芝": (["秀芝", "韩姐"], "她是车间的班长。", "班长", []),
-    "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", []),
+    "马国栋": (["小马", "国栋"], "他是车间的学徒。", "学徒", ""),
+    "韩秀芝": (["秀芝", "韩姐"], "她是车间的班长。", "班长", ""),
+    "石大河": (["石师傅", "老石"], "他是车间的老钳工。", "班长", ""),
 }
 
 
@@ -143,7 +124,7 @@ def test_the_worlds_other_name_of_a_rung_after_a_surname(tmp_path: Path) -> None
     in the draft (料被退回了 explains no rank said higher); for a 工段长 herself, nothing."""
     body = "早上料被退回了两箱。\n\n马国栋推门进来：“韩段头，二号床子又卡了。”"
     assert _higher(continuity(tmp_path / "a", WORKS, RANKED, ["马国栋", "韩秀芝"], body), "韩秀芝")
-    held = {**RANKED, "韩秀芝": (["秀芝", "韩姐"], "她是车间的工段长。", "工段长", [])}
+    held = {**RANKED, "韩秀芝": (["秀芝", "韩姐"], "她是车间的工段长。", "工段长", "")}
     assert not _higher(continuity(tmp_path / "b", WORKS, held, ["马国栋", "韩秀芝"], body), "韩秀芝")
 
 
@@ -151,9 +132,9 @@ def test_a_rungs_head_in_a_cards_alias_is_a_title(tmp_path: Path) -> None:
     """哈丹 (什长, called 哈什长), 阿林 (骁骑校, called 阿骁骑): 骁骑 is the rung's head, and “哈骁骑，…” calls 哈丹 a
     骁骑校 — a name no surname starts, called by its head; 哈丹's own 什长 raises nothing."""
     cards: dict[str, CardSpec] = {
-        "巴图": (["小巴"], "他是旗下的披甲。", "披甲", []),
-        "哈丹": (["哈什长", "老哈"], "他是旗下的什长。", "什长", []),
-        "阿林": (["阿骁骑", "林大人"], "他是旗下的骁骑校。", "骁骑校", []),
+        "巴图": (["小巴"], "他是旗下的披甲。", "披甲", ""),
+        "哈丹": (["哈什长", "老哈"], "他是旗下的什长。", "什长", ""),
+        "阿林": (["阿骁骑", "林大人"], "他是旗下的骁骑校。", "骁骑校", ""),
     }
     found = continuity(tmp_path / "a", BANNERS, cards, ["巴图", "哈丹"], "巴图迎出门去：“哈骁骑，您里边坐。”", "旗营")
     assert _higher(found, "哈丹")
@@ -188,11 +169,11 @@ ROAD = ("# 世界观\n\n## 力量体系\n道班里的位子：临时工 ＜ 养�
 def test_a_rungs_tail_before_a_full_name(tmp_path: Path) -> None:
     """签字人班长杜小河 for a 养路工: the tail of 道班班长 right before a full name is its title, as the whole rung is
     (a record's entry); his own rung there, nothing."""
-    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", []),
-                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", [])}
+    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", ""),
+                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", "")}
     body = "马国栋在单子底下写上：经手人马国栋，签字人班长杜小河。"
     assert _higher(continuity(tmp_path / "a", ROAD, cards, ["马国栋", "杜小河"], body, "道班"), "杜小河")
-    cards["杜小河"] = (["小杜"], "他是道班的班长。", "道班班长", [])
+    cards["杜小河"] = (["小杜"], "他是道班的班长。", "道班班长", "")
     assert not any("杜小河 的境界" in m for m in continuity(tmp_path / "b", ROAD, cards, ["马国栋", "杜小河"], body, "道班"))
 
 
@@ -219,7 +200,7 @@ def test_reviewers_narrowings_of_ranks(tmp_path: Path) -> None:
     副 is a deputy's, no title of the rung."""
     body = "马国栋推门进来：“韩段头，二号床子又卡了。”韩秀芝摆摆手，她早就被撸成了班长。"
     assert not _higher(continuity(tmp_path / "a", WORKS, RANKED, ["马国栋", "韩秀芝"], body), "韩秀芝")
-    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", []),
-                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", [])}
+    cards: dict[str, CardSpec] = {"马国栋": (["小马"], "他是道班的养路工。", "养路工", ""),
+                                  "杜小河": (["小杜"], "他是道班的养路工。", "养路工", "")}
     body = "副班长杜小河扛着铁锹走在最后，马国栋跟在他后头。"
     assert not any("杜小河 的境界" in m for m in continuity(tmp_path / "b", ROAD, cards, ["马国栋", "杜小河"], body, "道班"))
