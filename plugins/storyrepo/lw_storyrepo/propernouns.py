@@ -28,7 +28,8 @@ Signals other books share, added in the fifth round of issue 30:
 - **ordinary words need evidence**: a would-be person counted with a measure word (两根艾草), a
   sect's rank (师叔), a word for a name (名字), a double hour (子时), a description (旧+折扇,
   破+镇妖碑), a fragment inside another name found (江里 of 澜江里), a poem's line, the literary
-  register's 余/吾 (余曰) are none.
+  register's 余/吾 (余曰), a field's word before an institution's (兽医+研究所: a kind of institute) are none;
+  an office's word before a full name is the title, not the name (所长+韩砚秋).
 
 A candidate needs two of the three — or, for a surname-led person one short, a place in a list
 beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
@@ -1054,6 +1055,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
+            if kind == "组织" and _field_word(lex, stem):
+                continue  # 兽医+研究所, 海事+学院: a trade or a field and an institution's word, a kind of institution (r64-n39)
             if stem in LANDSCAPE_KINDS or (lex.freq.get(stem) and lex.tags.get(stem, "")[:1] in ("f", "s")):
                 continue  # 北方+草原, 远方+森林, 原始+森林, 茫茫+沙漠: a direction or a kind of land, no name
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
@@ -1109,6 +1112,20 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
                     and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
+
+
+FIELD_OFFICES = frozenset("局处厅站系")
+"""The words of an office or a department (兽医站, 海事局, 农牧厅, 中文系): a stem the dictionary joins to one of them is
+the name of a trade or a field of knowledge (r64-n39)."""
+
+
+def _field_word(lex: _Lexicon, stem: str) -> bool:
+    """Whether ``stem`` is a common word that names a trade or a field of knowledge: the dictionary joins it to an office's
+    or a department's word (兽医 → 兽医站, 海事 → 海事局). Before an institution's word (研究所, 学院, 公司) such a word says
+    what kind the institution is (兽医研究所: an institute of veterinary medicine), not which one; a name's stem is an
+    image or a place (星河资本, 玫瑰舞厅), which no office is named after; a place has its station (长春站) but is no field (长春宫), and a number picks one of many (第七+研究所)."""
+    return lex.common(stem) and not set(stem) & NUMERALS and not lex.tags.get(stem, "").startswith(("nr", "ns", "nt", "nz")) \
+        and any(lex.freq.get(stem + office) for office in FIELD_OFFICES)
 
 
 MODAL_SUFFIXES = frozenset(("会",))
@@ -3232,6 +3249,25 @@ def _county_led(lex: _Lexicon, name: str) -> str:
     return name
 
 
+OFFICE_ENDS = frozenset("长官")
+"""The last character of a word for an office (巡长, 局长, 提调官, 书记官): before a full name, the title the person holds
+(r64-n39)."""
+
+
+def _office_led(lex: _Lexicon, name: str) -> str:
+    """The person's full name when ``name`` is an office's word and a full name in apposition (巡长+方镇川, 提调官+孙文炳):
+    in Chinese the title stands before the name (局长王明) and is no part of it; otherwise ``name`` unchanged. The office
+    is two or three characters ending in one of :data:`OFFICE_ENDS` and no surname-led name of its own (长 and 官 close no
+    given name there: 司长青 is 司+长青); the name a surname and one or two characters that make no common word (班长+方才,
+    队长+方便 are an adverb and an adjective after the title)."""
+    for cut in (2, 3):
+        office, rest = name[:cut], name[cut:]
+        if office[-1] in OFFICE_ENDS and 2 <= len(rest) <= 3 and rest[0] in SURNAMES and office[0] not in SURNAMES \
+                and not lex.common(rest) and not lex.common(rest[1:]):
+            return rest
+    return name
+
+
 GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
 """Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): none is a verb glued before one."""
 
@@ -3907,6 +3943,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         c.name = village
         c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
         candidates.setdefault(c.name, c)
+    titled = {n: person for n in candidates if (person := _office_led(lex, n)) != n}
+    for name, person in titled.items():  # 巡长+方镇川: the person under the title he holds, or a known one (r64-n39)
+        c = candidates.pop(name)
+        if person in known_set or person in candidates:
+            continue
+        c.name, c.kind = person, "人物"
+        c.first = (c.first[0], c.first[1] + len(name) - len(person))
+        candidates[person] = c
     for name in [n for n in candidates if n in stations]:  # 长白山+雪岭气象站: the real place is the address (N32)
         for longer in [w for w in candidates if w != name and w.endswith(name)
                        and lex.tags.get(w[:-len(name)], "").startswith(COUNTY_TAGS)]:
