@@ -20,9 +20,9 @@ SMALL = [CORPUS / "专名-留出", CORPUS / "专名-验证", CORPUS / "专名-�
 def test_the_experiment_never_reads_an_evaluation_set() -> None:
     names = {f.name for f in names_model.development_folders()}
     assert names and not names & names_model.EVALUATION
-    assert not any("评估" in n or "盲评九" in n or "盲评四十四" in n or "盲评四十五" in n for n in names)
+    assert not any("评估" in n or "盲评九" in n or "盲评四十六" in n or "盲评四十七" in n for n in names)
     assert names_model.EVALUATION == {"专名-网文-评估", "专名-他人-新评估", "专名-他人-评估", "专名-网文-盲评九",
-                                     "专名-网文-盲评四十四", "专名-网文-盲评四十五"}
+                                     "专名-网文-盲评四十六", "专名-网文-盲评四十七"}
 
 
 def test_a_model_that_weighs_only_the_rules_vote_is_the_rules_and_one_that_weighs_nothing_finds_nothing() -> None:
