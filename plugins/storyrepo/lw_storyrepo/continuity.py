@@ -388,6 +388,22 @@ DESCRIBED_KIND = ITEM_KIND + "片"
 AGAIN_ONE = re.compile(rf"又[^。！？“”，,\n]{{0,4}}?一[{DESCRIBED_KIND}]$")
 """A use that brings out one more of its kind (又摸出一只手电筒), read on the few characters before the thing: not the one
 given away (H7)."""
+ONE_OF_ITS_KIND = re.compile(rf"(?:(?:另外?|又)?一[{DESCRIBED_KIND}](?:崭新|簇新|全新|新|备用)的?|另外?一[{DESCRIBED_KIND}])$")
+"""A count of one and a word of newness or spareness right before a thing (拎着一盏新亮子, 拿出一把备用的钥匙, 另一盏马灯):
+one of its kind, not the one a card holds — whoever has it uses no one's card thing (r64-fa2). A bare 新 (拎着新亮子)
+may be the known one made new, and is read as the card's."""
+TAKEN_FROM = ("抢", "夺", "接", "抓")
+"""Verbs of taking a thing out of another's hands, said after it with 把 (把码簿抢过去, 把刀夺了下来): the taking is the act
+told, a getting like 夺过 (:data:`GET_VERBS`), not a use of another's thing (r64-fa2)."""
+TAKEN_AWAY = r"了?(?:过去|过来|走|下来|到手)"
+""":data:`TAKEN_FROM`'s ends: where the thing goes (to the taker); 拿走/拿过来 are not among the verbs, a plain taking
+of another's thing is read as a use."""
+ASKED_ONLY = re.compile(r"[？?]\s*$")
+"""A sentence ending in a question mark: in someone's words, an act it asks about is not told as done (五叔把腰牌卖了？)
+— unless :data:`ASKED_KNOWN` says the question takes it as done (r64-fa2)."""
+ASKED_KNOWN = re.compile(r"什么|怎么|怎样|为什么|为啥|干嘛|干啥|做啥|谁|哪|咋|为何|如何|不是|难道|岂|没看见|不就")
+"""Question words that take the act as done and ask only about it (你拿我的亮子做什么？ 谁让你用他的刀？), and a
+rhetorical question that asserts (那不是何松的亮子吗？): an act so asked is told."""
 TWO_OF = rf"(?:[两俩几]|一[双对])[{DESCRIBED_KIND}双对]?"
 """More than one of a thing said before its name (两只手电筒, 一对玉镯): its giver may give one and keep one (H7)."""
 DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
@@ -1746,6 +1762,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        taken = re.compile(rf"({names.pattern})[^。！？“”，,\n]{{0,8}}?把[^。！？“”，,\n]{{0,6}}?({item_re})"
+                           rf"(?:{alternation(TAKEN_FROM)}){TAKEN_AWAY}")
         handed = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,4}}?把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”\n]{{0,6}}?"
                             rf"(?:{alternation(PUT_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{alternation(SHOW_VERBS)})"
                             rf"[^。！？“”\n]{{0,10}}?({item_re})")
@@ -1786,7 +1804,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     gone = {k: v for k, v in gone.items() if to_whom is not None and k[0] != to_whom}
                 continue
             two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
-            for m in get.finditer(sentence):
+            for m in itertools.chain(get.finditer(sentence), taken.finditer(sentence)):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
                 gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
             if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
@@ -1911,6 +1929,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))
                                or SHAPED.match(sentence, at + len(said))):
                     continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长, 那个葫芦样的押: a comparison
+                if at > 0 and ONE_OF_ITS_KIND.search(sentence, max(0, at - 8), at):
+                    continue  # 瞅见老周手里拎着一盏新马灯: one of its kind, not the card's (r64-fa2)
+                if quoted_at(lines[i], col - 1 + start) and ASKED_ONLY.search(sentence) and not ASKED_KNOWN.search(sentence):
+                    continue  # “老周把马灯卖了？”: an act asked about in someone's words is not told as done (r64-fa2)
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]

@@ -1,0 +1,43 @@
+"""fa2's round (stop 64, issue 30): three readings of 持有 that sent good drafts back, each a rule of Chinese prose.
+
+- One of its kind: a count of one and a word of newness or spareness before a thing (拎着一盏新马灯, 另一盏马灯) is
+  another of the kind, not the one a card holds; a bare 新 may be the known one made new.
+- A taking told with 把 and a verb of taking out of another's hands (把马灯抢过去, 把剪刀夺了下来) is a getting, like
+  夺过; a plain 拿走 of another's thing is still a use.
+- In someone's words, an act asked about (老钱把怀表卖了？) is not told as done; a question that takes the act as
+  done (你拿他的怀表做什么？) or a rhetorical one (那不是老钱的怀表吗？) still tells it.
+Every sentence here is this file's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_continuity_stop63_holdings_ranks import SHOP, WORKS, _holds, continuity
+
+
+def test_one_of_its_kind_is_not_the_cards(tmp_path: Path) -> None:
+    """石大河 with 一块新怀表 or 另一块怀表 uses no card's watch; with 钱老四's 怀表 itself, or a bare 新, he does."""
+    def holds(body: str, name: str) -> bool:
+        return _holds(continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "石大河", "钱老四"], body), "石大河", "怀表")
+    assert not holds("天刚亮，小马就瞅见石师傅手里攥着一块新怀表，表链还亮着。", "new")
+    assert not holds("老石从抽屉里摸出另一块怀表，看了看时辰。", "other")
+    assert holds("老石从钱老四兜里摸出怀表，看了看时辰。", "same")
+    assert holds("老石攥着新怀表看了看时辰。", "bare")
+
+
+def test_a_taking_with_ba_is_a_getting(tmp_path: Path) -> None:
+    """石大河把怀表抢过去/夺了下来: he has it now, no finding; 石大河把怀表拿走 is still a use of 钱老四's watch."""
+    def holds(body: str, name: str) -> bool:
+        return _holds(continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "石大河", "钱老四"], body), "石大河", "怀表")
+    assert not holds("老钱正要看时辰，石师傅一伸手把怀表抢过去，揣进自己兜里。", "grab")
+    assert not holds("老钱刚掏出来，石大河就把怀表夺了下来，攥在手心。", "seize")
+    assert holds("老钱不在屋里，石大河把怀表拿走，揣进自己兜里。", "take")
+
+
+def test_an_act_asked_about_is_not_told(tmp_path: Path) -> None:
+    """“石师傅把怀表卖了？” asks; “石师傅拿老钱的怀表做什么？” and “石师傅手里那不是老钱的怀表吗？” take it as done."""
+    def holds(body: str, name: str) -> bool:
+        return _holds(continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "石大河", "钱老四"], body), "石大河", "怀表")
+    assert not holds("小马愣了半天，才问老钱：“石师傅把怀表卖了？”", "asked")
+    assert holds("小马愣了半天，才问老钱：“石师傅攥着怀表做什么？”", "why")
+    assert holds("小马愣了半天，才问老钱：“石师傅攥着的不是你的怀表吗？”", "rhetorical")
