@@ -6,13 +6,18 @@
   夺过; a plain 拿走 of another's thing is still a use.
 - In someone's words, an act asked about (老钱把怀表卖了？) is not told as done; a question that takes the act as
   done (你拿他的怀表做什么？) or a rhetorical one (那不是老钱的怀表吗？) still tells it.
+- A one-character kin word right after a name ends that name's address form (虎子哥凑过来，说：…): it is 虎子 who
+  speaks, not a card whose alias is a bare 哥 (位置: one absent from the scene speaking).
 Every sentence here is this file's own."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from test_continuity_stop63_holdings_ranks import SHOP, WORKS, _holds, continuity
+import pytest
+
+import test_continuity_stop63_holdings_ranks as stop63
+from test_continuity_stop63_holdings_ranks import SHOP, WORKS, CardSpec, _holds, continuity
 
 
 def test_one_of_its_kind_is_not_the_cards(tmp_path: Path) -> None:
@@ -41,3 +46,22 @@ def test_an_act_asked_about_is_not_told(tmp_path: Path) -> None:
     assert not holds("小马愣了半天，才问老钱：“石师傅把怀表卖了？”", "asked")
     assert holds("小马愣了半天，才问老钱：“石师傅攥着怀表做什么？”", "why")
     assert holds("小马愣了半天，才问老钱：“石师傅攥着的不是你的怀表吗？”", "rhetorical")
+
+
+BROTHERS: dict[str, CardSpec] = {
+    "周二成": (["二成"], "他是车间的学徒。", "", []),
+    "周大成": (["哥", "大成"], "他是二成的哥哥，在北京当兵。", "", []),
+    "石小虎": (["虎子", "小石"], "他是车间的学徒。", "", []),
+}
+
+
+def test_a_kin_word_after_a_name_is_that_ones_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """周大成 (alias 哥) is in 北京: 虎子哥凑过来，顺嘴说：“…” is 石小虎's words; 哥凑过来，顺嘴说：“…” is his."""
+    card = stop63._card
+    monkeypatch.setattr(stop63, "_card", lambda name, spec, place: card(name, spec, "北京" if name == "周大成" else place))
+
+    def far_speaks(body: str, name: str) -> bool:
+        found = continuity(tmp_path / name, WORKS, BROTHERS, ["周二成", "石小虎"], body)
+        return any(m.startswith("周大成 不在本章的在场名单") for m in found)
+    assert not far_speaks("晌午虎子哥凑过来，顺嘴说：“断口上的线叫人剪了。”", "suffix")
+    assert far_speaks("晌午哥凑过来，顺嘴说：“断口上的线叫人剪了。”", "bare")
