@@ -309,6 +309,12 @@ TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|�
 MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
 """An act of the dead that made a trace the story already holds (师父写下了那条批注): its making was their lifetime."""
 """A written or left trace by someone (赵八级亲笔写的)."""
+CLEFT_BEFORE = re.compile(r"是$")
+"""是 right before a person, read with :data:`CLEFT_AFTER`: the 是…的 cleft (这几根梁都是师父亲手架的)."""
+CLEFT_AFTER = re.compile(r"[^。！？；;，,：:“”\n]{1,16}?的(?=[，,。；;！？]|$)")
+"""The rest of a 是…的 cleft after its person, up to the 的 closing its clause: a cleft tells the doer of an act already
+done (是老周一节一节接的), so a dead one so told acted in their lifetime, not in the scene — unless a time word says the
+act is new (:data:`FRESH`: 是师父昨天接的) (r64-fa2)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
 NOT_SURNAME_BEFORE_POST = NOT_SUBJECT + "连于在从自"
@@ -3111,6 +3117,10 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start) \
                     or held[who].startswith(DEAD) and LIFETIME.search(line):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene; nor their lifetime
+            if held[who].startswith(DEAD) and CLEFT_BEFORE.search(narration, 0, start) \
+                    and (cleft := CLEFT_AFTER.match(narration, start + len(said))) is not None \
+                    and not FRESH.search(narration, max(0, narration.rfind("。", 0, start) + 1), cleft.end()):
+                continue  # 这几根梁都是师父亲手架的: a 是…的 cleft tells who did a thing done — the dead in their lifetime
             if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
                     and not FRESH.search(narration[max(0, narration.rfind("。", 0, start) + 1):start + 24]):
                 continue

@@ -65,3 +65,18 @@ def test_a_kin_word_after_a_name_is_that_ones_address(tmp_path: Path, monkeypatc
         return any(m.startswith("周大成 不在本章的在场名单") for m in found)
     assert not far_speaks("晌午虎子哥凑过来，顺嘴说：“断口上的线叫人剪了。”", "suffix")
     assert far_speaks("晌午哥凑过来，顺嘴说：“断口上的线叫人剪了。”", "bare")
+
+
+def test_a_cleft_tells_the_dead_ones_past_act(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """石大河 is dead: 横梁都是石师傅一根一根看着架的 (a 是…的 cleft) tells his lifetime; 是石师傅昨天看着架的 (a new
+    act) and 石师傅看着他们架梁 (an act in the scene) are still found."""
+    card = stop63._card
+    monkeypatch.setattr(stop63, "_card", lambda name, spec, place:
+                        card(name, spec, place).replace("状态: 在世", "状态: 已死") if name == "石大河" else card(name, spec, place))
+
+    def acts(body: str, name: str) -> bool:
+        found = continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "韩秀芝"], body)
+        return any(m.startswith("石大河 的状态是「已死」") for m in found)
+    assert not acts("车间顶上的横梁，都是石师傅一根一根看着架的，十年没换过。", "cleft")
+    assert acts("车间顶上的横梁，都是石师傅昨天看着架的。", "fresh")
+    assert acts("石师傅看着他们一根一根架横梁，汗顺着脖子往下淌。", "scene")
