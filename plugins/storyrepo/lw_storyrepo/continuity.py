@@ -3088,6 +3088,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     if not held:
         return out
     forms = _forms_of(world, held)
+    today = _dated_today(now)
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}|{BODY_MOVES}"
     act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
@@ -3103,6 +3104,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             continue
         recalled = DAY_RECALLED.search(narration)  # the scene remembered from that sentence on, not before it
         until = recalled.start() if recalled else len(narration)
+        earlier = _day_before_now(narration, today)  # 三月十九初更，… in a chapter of 十月十二: that day, from there on
+        until = min(until, earlier) if earlier is not None else until
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration, 0, until)
                 if not MADE_THING.match(narration, m.end())]
         hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
@@ -5393,6 +5396,26 @@ is what we have; T2, stop 52)."""
 COUNT_CUE = re.compile(rf"[离距过还尚再剩]|{_AHEAD}")
 """What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+DAY_OPENING = re.compile(rf"(?:^|(?<=[。！？!?]))\s*(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?"
+                         r"(?![前以之起后\d〇零一二三四五六七八九十])")
+"""A month and a day opening a sentence (三月十九初更，…; 5月2日那天…): read against the in-book date by
+:func:`_day_before_now` (r64-fa2)."""
+
+
+def _day_before_now(narration: str, today: tuple[str, int | None, int, int] | None) -> int | None:
+    """Where the first sentence of ``narration`` opening on a month and day earlier in the year than ``today`` (the
+    in-book date, :func:`_dated_today`) starts, or None: from there on the narration tells that day, a scene
+    remembered, as from :data:`DAY_RECALLED` (三月十九初更，师父站在… in a chapter of 十月十二). A date no later than today's
+    month and day is read as this year's (a later one would be last year's too, but may be a plan: left alone)."""
+    if today is None:
+        return None
+    for m in DAY_OPENING.finditer(narration):
+        month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
+        if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31 and (month, day) < today[2:]:
+            return m.start()
+    return None
 
 
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:

@@ -80,3 +80,18 @@ def test_a_cleft_tells_the_dead_ones_past_act(tmp_path: Path, monkeypatch: pytes
     assert not acts("车间顶上的横梁，都是石师傅一根一根看着架的，十年没换过。", "cleft")
     assert acts("车间顶上的横梁，都是石师傅昨天看着架的。", "fresh")
     assert acts("石师傅看着他们一根一根架横梁，汗顺着脖子往下淌。", "scene")
+
+
+def test_a_sentence_opening_on_an_earlier_day_is_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chapter is 1979年3月2日 and 石大河 is dead: 二月初九夜里，石师傅站在车床边… tells that earlier day; 三月初二
+    (today) or no date, he acts in the scene."""
+    card = stop63._card
+    monkeypatch.setattr(stop63, "_card", lambda name, spec, place:
+                        card(name, spec, place).replace("状态: 在世", "状态: 已死") if name == "石大河" else card(name, spec, place))
+
+    def acts(body: str, name: str) -> bool:
+        found = continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "韩秀芝"], body)
+        return any(m.startswith("石大河 的状态是「已死」") for m in found)
+    assert not acts("小马把图纸叠好，手就慢了。二月初九夜里，石师傅站在车床边，捏着这张图纸，说尺寸不对。", "earlier")
+    assert acts("小马把图纸叠好，手就慢了。三月初二夜里，石师傅站在车床边，捏着这张图纸，说尺寸不对。", "today")
+    assert acts("小马把图纸叠好，手就慢了。石师傅站在车床边，捏着这张图纸，说尺寸不对。", "undated")
