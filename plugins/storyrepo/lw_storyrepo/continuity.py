@@ -371,6 +371,12 @@ BACK_OTHER = re.compile(rf"把(?![它这那])[^。！？“”，,\n]{{1,6}}?(?:
 (R55); 把它, 把这东西, 把那盏灯 point at the given thing."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
+PLACE_NAMES_A_THING = r"(?![机线号牌货腔调])"
+"""Not a place's name when a head noun of a made thing follows it (趴在库伦机上, 坐在京张线的车上, 穿着上海牌的…,
+南方腔): the place names the thing (the machine on the 库伦 line), and one at the thing is not at the place (r64-fa2)."""
+FAR_END = "那头|那边|那厢|方面"
+"""A place and its far end (北京那头没报，…): the place is its own clause's subject, the party there, not the setting
+of the clause after it (r64-fa2)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -2032,12 +2038,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         place_re = "|".join(map(re.escape, places))
         go = rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})"
         stay = (rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
-                rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
+                rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re}){PLACE_NAMES_A_THING}")
         # whether a sentence names a place at all, asked of every sentence: the same places behind one look at their first
         # characters (:func:`~lw_storyrepo.wordsre.guarded`), not one branch each tried at every character
         any_place = re.compile(place_re if "" in places else guarded(places))
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
-        fronted = (rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
+        fronted = (rf"^\s*(?:在)?({place_re}){PLACE_NAMES_A_THING}(?!{FAR_END})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         # built on this draft's names: compiled at its first sentence naming a place, if any
         placing = functools.cache(lambda: (re.compile(go), re.compile(stay), re.compile(fronted)))

@@ -95,3 +95,21 @@ def test_a_sentence_opening_on_an_earlier_day_is_remembered(tmp_path: Path, monk
     assert not acts("小马把图纸叠好，手就慢了。二月初九夜里，石师傅站在车床边，捏着这张图纸，说尺寸不对。", "earlier")
     assert acts("小马把图纸叠好，手就慢了。三月初二夜里，石师傅站在车床边，捏着这张图纸，说尺寸不对。", "today")
     assert acts("小马把图纸叠好，手就慢了。石师傅站在车床边，捏着这张图纸，说尺寸不对。", "undated")
+
+
+RAILS = WORKS.replace("红星机械厂在城东。", "红星机械厂在城东。厂里的电报房通北京，那台报机叫北京机。北京是首都。")
+
+
+def test_a_place_naming_a_thing_or_its_far_end_places_nobody(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """石大河 趴在北京机上 (a machine named for the place) and 北京那头没回话，石大河靠在… (the far end its own clause's
+    subject) are at the works; 石大河趴在北京的…桌上 and 北京的招待所里，石大河靠在… put him in 北京 (钱老四's place)."""
+    card = stop63._card
+    monkeypatch.setattr(stop63, "_card", lambda name, spec, place: card(name, spec, "北京" if name == "钱老四" else place))
+
+    def placed(body: str, name: str) -> bool:
+        found = continuity(tmp_path / name, RAILS, SHOP, ["马国栋", "韩秀芝"], body)
+        return any(m.startswith("石大河 在") and "北京" in m for m in found)
+    assert not placed("电报房里清闲，石大河趴在北京机上打盹，小马在一旁翻电码本。", "machine")
+    assert not placed("北京那头没回话，石大河靠在椅背上抽烟，烟头一明一暗。", "far")
+    assert placed("电报房里清闲，石大河趴在北京的招待所桌上打盹。", "place")
+    assert placed("北京的招待所里，石大河靠在椅背上抽烟，烟头一明一暗。", "fronted")
