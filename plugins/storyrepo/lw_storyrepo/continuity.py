@@ -410,9 +410,10 @@ told, a getting like 夺过 (:data:`GET_VERBS`), not a use of another's thing (r
 TAKEN_AWAY = r"了?(?:过去|过来|走|下来|到手)"
 """:data:`TAKEN_FROM`'s ends: where the thing goes (to the taker); 拿走/拿过来 are not among the verbs, a plain taking
 of another's thing is read as a use."""
-ASKED_ONLY = re.compile(r"[？?]\s*$")
-"""A sentence ending in a question mark: in someone's words, an act it asks about is not told as done (五叔把腰牌卖了？)
-— unless :data:`ASKED_KNOWN` says the question takes it as done (r64-fa2)."""
+ASKED_ONLY = re.compile(r"[^，,；;：:。！!？?]*[？?]\s*$")
+"""From an act to its sentence's end, one clause closed by a question mark (matched at the act): in someone's words, an
+act its own clause asks about is not told as done (五叔把腰牌卖了？) — unless :data:`ASKED_KNOWN` says the question takes it
+as done (r64-fa2). A question in a later clause asks something else (我拿了你那只表量过了，你看看，通没通？: a use)."""
 ASKED_KNOWN = re.compile(r"什么|怎么|怎样|为什么|为啥|干嘛|干啥|做啥|谁|哪|咋|为何|如何|不是|难道|岂|没看见|不就")
 """Question words that take the act as done and ask only about it (你拿我的亮子做什么？ 谁让你用他的刀？), and a
 rhetorical question that asserts (那不是何松的亮子吗？): an act so asked is told."""
@@ -1943,7 +1944,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长, 那个葫芦样的押: a comparison
                 if at > 0 and ONE_OF_ITS_KIND.search(sentence, max(0, at - 8), at):
                     continue  # 瞅见老周手里拎着一盏新马灯: one of its kind, not the card's (r64-fa2)
-                if quoted_at(lines[i], col - 1 + start) and ASKED_ONLY.search(sentence) and not ASKED_KNOWN.search(sentence):
+                if quoted_at(lines[i], col - 1 + start) and ASKED_ONLY.match(sentence, start) and not ASKED_KNOWN.search(sentence):
                     continue  # “老周把马灯卖了？”: an act asked about in someone's words is not told as done (r64-fa2)
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)

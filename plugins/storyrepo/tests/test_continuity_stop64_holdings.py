@@ -44,6 +44,7 @@ def test_an_act_asked_about_is_not_told(tmp_path: Path) -> None:
     def holds(body: str, name: str) -> bool:
         return _holds(continuity(tmp_path / name, WORKS, SHOP, ["马国栋", "石大河", "钱老四"], body), "石大河", "怀表")
     assert not holds("小马愣了半天，才问老钱：“石师傅把怀表卖了？”", "asked")
+    assert holds("小马愣了半天，才说：“石师傅攥着怀表对了半天时辰，你看看，准不准？”", "later")
     assert holds("小马愣了半天，才问老钱：“石师傅攥着怀表做什么？”", "why")
     assert holds("小马愣了半天，才问老钱：“石师傅攥着的不是你的怀表吗？”", "rhetorical")
 
