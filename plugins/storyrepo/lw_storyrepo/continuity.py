@@ -241,13 +241,15 @@ HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想命])"
 looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
 closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry), nor a clause closed on a look of its holder (书记捧着搪瓷缸的样子:
 a picture in the mind, as :data:`LOOK_OF` reads). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
-ACTED_FOR = (r"(?<![要想该肯会能没不别请叫让])(?:给|替|帮)(?:[他她我你]们?|人家)"
-            r"(?![一两几个寄捎汇写留托带传打说讲报问求告想担着高难惋可惦挂操争出作拿撑])[\u4e00-\u9fff]")
+ACTED_FOR = (r"(?<![要想该肯会能没不别请叫让留送交传寄递还借卖分塞献许嫁托带捎发])(?<![叫让请要托求][他她我你])"
+            r"(?<![叫让请要托求][他她我你]们)(?:给|替|帮)(?:[他她我你]们?|人家)"
+            r"(?![的了过一两几个寄捎汇写留托带传打发说讲报问求告谢想担着高难惋可惦挂操争出作拿撑])[\u4e00-\u9fff]")
 """A body's act done for someone (娘就着灯给他补袖口, 老周替她擦干了头发, 帮我把箱子抬上车: gp1, stop 64): 给, 替 or 帮, the one
-it is done for by a pronoun, and a verb of the hand — the doer is beside them. Not a wish or a bidding before it (想给他, 叫她
-替你), not a giving of a count (给他一个…), nor an act that reaches from afar or into the mind: a thing sent or left (给他寄,
-替他捎, 给他留), words (替他说话, 帮他问), a feeling (替他高兴, 替他担心, 替他难过) or counsel (给他出主意, 替他作主,
-帮他拿主意, 给他撑腰). A row of :data:`ACTS`."""
+it is done for by a pronoun, and a verb of the hand — the doer is beside them. Not a wish or a bidding before it (想给他,
+叫她替你, 叫他替她谢谢…: the one bidden does it); not the 给 of a verb of handing over (留给他的, 送给他, 交给他: the one it
+reaches, no act for them); not a giving of a count (给他一个…); nor an act that reaches from afar or into the mind: a
+thing sent or left (给他寄, 替他捎, 给他留, 给他发了一条语音), words (替他说话, 帮他问, 替她谢谢), a feeling (替他高兴,
+替他担心, 替他难过) or counsel (给他出主意, 替他作主, 帮他拿主意, 给他撑腰). A row of :data:`ACTS`."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",

@@ -41,6 +41,9 @@ def test_an_act_acted_for_someone_puts_the_far_one_here(body: str) -> None:
     "老刘在信里替他说了不少好话。",  # words, in a letter
     "老刘想给他缝一副手套，可哈尔滨离这儿太远了。",  # a wish
     "老刘给他一个月的期限。",  # a count given
+    "这是老刘留给他的。",  # the 给 of handing over: the one it reaches
+    "十一点四十，老刘给他发了一条短信。",  # sent
+    "老刘叫他替她谢谢林场的人。",  # bidden: 他 does it, and it is words
 ])
 def test_an_act_acted_for_someone_from_afar_or_in_the_mind_stays_silent(body: str) -> None:
     assert not _far(body), body
@@ -50,6 +53,7 @@ def test_the_rows_are_grammar() -> None:
     acted_for = re.compile(ACTED_FOR)
     assert acted_for.search("给他补") and acted_for.search("替她擦") and acted_for.search("帮我抬")
     assert not acted_for.search("给他寄") and not acted_for.search("替他担心") and not acted_for.search("想给他补")
+    assert not acted_for.search("留给他的") and not acted_for.search("送给他当")
 
 
 def test_an_arrival_is_its_own_clauses_subjects() -> None:
