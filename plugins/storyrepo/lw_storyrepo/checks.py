@@ -3152,14 +3152,6 @@ OWN_WORDS = re.compile(r"[^，,。；;：:]{0,4}?(?:信|话|字|条|留言|电�
 by the clause's speaker."""
 
 
-def _without_kin_suffixes(found: list[re.Match[str]]) -> list[re.Match[str]]:
-    """``found`` (names in their order in one text) less a one-character kin word (:data:`ONE_CHARACTER`: 哥, 叔, 姐)
-    said right after another name: it ends that name's address form (虎子哥, 老周叔 — the one named, called brother or
-    uncle), it names nobody else (r64-fa2: a card whose alias is a bare 哥 was heard in 虎子哥凑过来，说：…)."""
-    return [c for k, c in enumerate(found)
-            if not (k and c.group() in ONE_CHARACTER and found[k - 1].end() == c.start())]
-
-
 def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
                 people_outside: Callable[[], frozenset[str]],
                 turned_to: Callable[[str], bool] | None = None) -> str | None:
@@ -3168,7 +3160,7 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
     person = ctx.is_person
-    for cand in reversed(_without_kin_suffixes([c for c in names.finditer(before) if person(c.group())])):
+    for cand in reversed([c for c in names.finditer(before) if person(c.group())]):
         tail = before[cand.end():]
         if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
             continue  # 对韩拓说：the one spoken to

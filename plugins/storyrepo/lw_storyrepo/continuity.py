@@ -320,12 +320,6 @@ TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|�
 MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
 """An act of the dead that made a trace the story already holds (师父写下了那条批注): its making was their lifetime."""
 """A written or left trace by someone (赵八级亲笔写的)."""
-CLEFT_BEFORE = re.compile(r"是$")
-"""是 right before a person, read with :data:`CLEFT_AFTER`: the 是…的 cleft (这几根梁都是师父亲手架的)."""
-CLEFT_AFTER = re.compile(r"[^。！？；;，,：:“”\n]{1,16}?的(?=[，,。；;！？]|$)")
-"""The rest of a 是…的 cleft after its person, up to the 的 closing its clause: a cleft tells the doer of an act already
-done (是老周一节一节接的), so a dead one so told acted in their lifetime, not in the scene — unless a time word says the
-act is new (:data:`FRESH`: 是师父昨天接的) (r64-fa2)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
 NOT_SURNAME_BEFORE_POST = NOT_SUBJECT + "连于在从自"
@@ -382,12 +376,6 @@ BACK_OTHER = re.compile(rf"把(?![它这那])[^。！？“”，,\n]{{1,6}}?(?:
 (R55); 把它, 把这东西, 把那盏灯 point at the given thing."""
 ANOTHER_ONE = re.compile(r"另|又一|新|备用|第二")
 """Words right before a thing that make it another one of its kind (另一盏马灯): not the one given away (H6)."""
-PLACE_NAMES_A_THING = r"(?![机线号牌货腔调])"
-"""Not a place's name when a head noun of a made thing follows it (趴在库伦机上, 坐在京张线的车上, 穿着上海牌的…,
-南方腔): the place names the thing (the machine on the 库伦 line), and one at the thing is not at the place (r64-fa2)."""
-FAR_END = "那头|那边|那厢|方面"
-"""A place and its far end (北京那头没报，…): the place is its own clause's subject, the party there, not the setting
-of the clause after it (r64-fa2)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -411,23 +399,6 @@ DESCRIBED_KIND = ITEM_KIND + "片"
 AGAIN_ONE = re.compile(rf"又[^。！？“”，,\n]{{0,4}}?一[{DESCRIBED_KIND}]$")
 """A use that brings out one more of its kind (又摸出一只手电筒), read on the few characters before the thing: not the one
 given away (H7)."""
-ONE_OF_ITS_KIND = re.compile(rf"(?:(?:另外?|又)?一[{DESCRIBED_KIND}](?:崭新|簇新|全新|新|备用)的?|另外?一[{DESCRIBED_KIND}])$")
-"""A count of one and a word of newness or spareness right before a thing (拎着一盏新亮子, 拿出一把备用的钥匙, 另一盏马灯):
-one of its kind, not the one a card holds — whoever has it uses no one's card thing (r64-fa2). A bare 新 (拎着新亮子)
-may be the known one made new, and is read as the card's."""
-TAKEN_FROM = ("抢", "夺", "接", "抓")
-"""Verbs of taking a thing out of another's hands, said after it with 把 (把码簿抢过去, 把刀夺了下来): the taking is the act
-told, a getting like 夺过 (:data:`GET_VERBS`), not a use of another's thing (r64-fa2)."""
-TAKEN_AWAY = r"了?(?:过去|过来|走|下来|到手)"
-""":data:`TAKEN_FROM`'s ends: where the thing goes (to the taker); 拿走/拿过来 are not among the verbs, a plain taking
-of another's thing is read as a use."""
-ASKED_ONLY = re.compile(r"[^，,；;：:。！!？?]*[？?]\s*$")
-"""From an act to its sentence's end, one clause closed by a question mark (matched at the act): in someone's words, an
-act its own clause asks about is not told as done (五叔把腰牌卖了？) — unless :data:`ASKED_KNOWN` says the question takes it
-as done (r64-fa2). A question in a later clause asks something else (我拿了你那只表量过了，你看看，通没通？: a use)."""
-ASKED_KNOWN = re.compile(r"什么|怎么|怎样|为什么|为啥|干嘛|干啥|做啥|谁|哪|咋|为何|如何|不是|难道|岂|没看见|不就")
-"""Question words that take the act as done and ask only about it (你拿我的亮子做什么？ 谁让你用他的刀？), and a
-rhetorical question that asserts (那不是何松的亮子吗？): an act so asked is told."""
 TWO_OF = rf"(?:[两俩几]|一[双对])[{DESCRIBED_KIND}双对]?"
 """More than one of a thing said before its name (两只手电筒, 一对玉镯): its giver may give one and keep one (H7)."""
 DESCRIPTION_UNIT = r"(?:[^。！？“”，,：:；;\n]|“[^。！？“”\n]{1,10}”)"
@@ -1786,8 +1757,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
-        taken = re.compile(rf"({names.pattern})[^。！？“”，,\n]{{0,8}}?把[^。！？“”，,\n]{{0,6}}?({item_re})"
-                           rf"(?:{alternation(TAKEN_FROM)}){TAKEN_AWAY}")
         handed = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,4}}?把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”\n]{{0,6}}?"
                             rf"(?:{alternation(PUT_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{alternation(SHOW_VERBS)})"
                             rf"[^。！？“”\n]{{0,10}}?({item_re})")
@@ -1828,7 +1797,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     gone = {k: v for k, v in gone.items() if to_whom is not None and k[0] != to_whom}
                 continue
             two |= {_canonical(m.group(1), world.items, by_length) for m in two_of.finditer(sentence)}
-            for m in itertools.chain(get.finditer(sentence), taken.finditer(sentence)):
+            for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
                 gone.pop((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)), None)
             if gone and BACK_AGAIN.search(sentence):  # 老郑把马灯还给他, 阿生要回了马灯: back with its giver
@@ -1953,10 +1922,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                or (LIKE_BEFORE.search(sentence, max(0, at - 9), at) and LIKE_AFTER.match(sentence, at + len(said)))
                                or SHAPED.match(sentence, at + len(said))):
                     continue  # 画着一排和乌木尺背面一样的刻痕, 跟马把头签筒里的一样长, 那个葫芦样的押: a comparison
-                if at > 0 and ONE_OF_ITS_KIND.search(sentence, max(0, at - 8), at):
-                    continue  # 瞅见老周手里拎着一盏新马灯: one of its kind, not the card's (r64-fa2)
-                if quoted_at(lines[i], col - 1 + start) and ASKED_ONLY.match(sentence, start) and not ASKED_KNOWN.search(sentence):
-                    continue  # “老周把马灯卖了？”: an act asked about in someone's words is not told as done (r64-fa2)
                 if at > 0 and GIVEN_TO.search(said_sentence, start, _past_spaces(sentence, at + len(said))):
                     continue  # 拿出那盏老周借给她的煤油灯: given to the one using it, said between — in their hands (H5)
                 held = world.holdings()[who]
@@ -2050,12 +2015,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         place_re = "|".join(map(re.escape, places))
         go = rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})"
         stay = (rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
-                rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re}){PLACE_NAMES_A_THING}")
+                rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         # whether a sentence names a place at all, asked of every sentence: the same places behind one look at their first
         # characters (:func:`~lw_storyrepo.wordsre.guarded`), not one branch each tried at every character
         any_place = re.compile(place_re if "" in places else guarded(places))
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
-        fronted = (rf"^\s*(?:在)?({place_re}){PLACE_NAMES_A_THING}(?!{FAR_END})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
+        fronted = (rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         # built on this draft's names: compiled at its first sentence naming a place, if any
         placing = functools.cache(lambda: (re.compile(go), re.compile(stay), re.compile(fronted)))
@@ -3106,7 +3071,6 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     if not held:
         return out
     forms = _forms_of(world, held)
-    today = _dated_today(now)
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}|{BODY_MOVES}"
     act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
@@ -3122,8 +3086,6 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             continue
         recalled = DAY_RECALLED.search(narration)  # the scene remembered from that sentence on, not before it
         until = recalled.start() if recalled else len(narration)
-        earlier = _day_before_now(narration, today)  # 三月十九初更，… in a chapter of 十月十二: that day, from there on
-        until = min(until, earlier) if earlier is not None else until
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration, 0, until)
                 if not MADE_THING.match(narration, m.end())]
         hits += [(at, said) for at, said in _carried(narration, lead, anyone, clause_act) if at < until]
@@ -3138,10 +3100,6 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start) \
                     or held[who].startswith(DEAD) and LIFETIME.search(line):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene; nor their lifetime
-            if held[who].startswith(DEAD) and CLEFT_BEFORE.search(narration, 0, start) \
-                    and (cleft := CLEFT_AFTER.match(narration, start + len(said))) is not None \
-                    and not FRESH.search(narration, max(0, narration.rfind("。", 0, start) + 1), cleft.end()):
-                continue  # 这几根梁都是师父亲手架的: a 是…的 cleft tells who did a thing done — the dead in their lifetime
             if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
                     and not FRESH.search(narration[max(0, narration.rfind("。", 0, start) + 1):start + 24]):
                 continue
@@ -5449,26 +5407,6 @@ is what we have; T2, stop 52)."""
 COUNT_CUE = re.compile(rf"[离距过还尚再剩]|{_AHEAD}")
 """What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-DAY_OPENING = re.compile(rf"(?:^|(?<=[。！？!?]))\s*(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?"
-                         r"(?![前以之起后\d〇零一二三四五六七八九十])")
-"""A month and a day opening a sentence (三月十九初更，…; 5月2日那天…): read against the in-book date by
-:func:`_day_before_now` (r64-fa2)."""
-
-
-def _day_before_now(narration: str, today: tuple[str, int | None, int, int] | None) -> int | None:
-    """Where the first sentence of ``narration`` opening on a month and day earlier in the year than ``today`` (the
-    in-book date, :func:`_dated_today`) starts, or None: from there on the narration tells that day, a scene
-    remembered, as from :data:`DAY_RECALLED` (三月十九初更，师父站在… in a chapter of 十月十二). A date no later than today's
-    month and day is read as this year's (a later one would be last year's too, but may be a plan: left alone)."""
-    if today is None:
-        return None
-    for m in DAY_OPENING.finditer(narration):
-        month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
-        if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31 and (month, day) < today[2:]:
-            return m.start()
-    return None
 
 
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
