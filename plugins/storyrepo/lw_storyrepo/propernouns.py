@@ -1114,16 +1114,18 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
-FIELD_OFFICES = frozenset("局处厅站系")
-"""The words of an office or a department (兽医站, 海事局, 农牧厅, 中文系): a stem the dictionary joins to one of them is
-the name of a trade or a field of knowledge (r64-n39)."""
+FIELD_OFFICES = frozenset("局处")
+"""The words of a government bureau or office (海事局, 税务处): a stem the dictionary joins to one of them is the name of a
+trade or a field of knowledge (r64-n39). A hall, a station or a system is no such word: the dictionary joins images and
+things to them (咖啡厅, 空间站, 银河系 — r64-R, an outside reader's counter-examples)."""
 
 
 def _field_word(lex: _Lexicon, stem: str) -> bool:
     """Whether ``stem`` is a common word that names a trade or a field of knowledge: the dictionary joins it to an office's
-    or a department's word (兽医 → 兽医站, 海事 → 海事局). Before an institution's word (研究所, 学院, 公司) such a word says
+    (兽医 → 兽医局, 海事 → 海事局). Before an institution's word (研究所, 学院, 公司) such a word says
     what kind the institution is (兽医研究所: an institute of veterinary medicine), not which one; a name's stem is an
-    image or a place (星河资本, 玫瑰舞厅), which no office is named after; a place has its station (长春站) but is no field (长春宫), and a number picks one of many (第七+研究所)."""
+    image or a place (星河资本, 银河公司, 玫瑰舞厅), which no bureau is named after; a place (tagged so) is no field (长春宫), and a
+    number picks one of many (第七+研究所)."""
     return lex.common(stem) and not set(stem) & NUMERALS and not lex.tags.get(stem, "").startswith(("nr", "ns", "nt", "nz")) \
         and any(lex.freq.get(stem + office) for office in FIELD_OFFICES)
 

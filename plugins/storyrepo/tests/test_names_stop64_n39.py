@@ -8,8 +8,8 @@
 A Chinese institution named by what it does (兽医研究所, an institute of veterinary medicine; 海事学院, a maritime
 college) is the common noun for any such institution; a named one carries an image, a coined word, a place or a number
 that picks it out (星河资本, 长春宫, 第七研究所). The dictionary tells a field's word: it joins it to the word of an
-office or a department (畜牧 → 畜牧局, 水文 → 水文站, 税务 → 税务局, :data:`FIELD_OFFICES`), which no image and no
-coined word is.
+government bureau (畜牧 → 畜牧局, 水文 → 水文局, 税务 → 税务局, :data:`FIELD_OFFICES`), which no image and no
+coined word is (a hall, a station, a system are not: 咖啡厅, 空间站, 银河系 — r64-R).
 
 The sentences are made up for these tests; none is a labelled answer of any set, the fields (畜牧, 水文, 税务) are none of
 the development sets' false names and the offices (所长, 典狱官) and names none of their titles or people."""
@@ -31,9 +31,11 @@ def test_a_field_and_an_institutions_word_is_a_kind_of_institution() -> None:
 
 
 def test_a_field_word_is_one_the_dictionary_joins_to_an_office() -> None:
-    """畜牧局, 水文站, 税务局 are dictionary words; a coined stem, a place and a number have no office of a field."""
+    """畜牧局, 水文局, 税务局 are dictionary words; a coined stem, a place and a number have no office of a field, and an
+    image the dictionary joins to a hall, a station or a system (银河系, 咖啡厅, 空间站) is none either (r64-R)."""
     lex = lexicon()
-    assert set(FIELD_OFFICES) == set("局处厅站系")
+    assert set(FIELD_OFFICES) == set("局处")
+    assert not _field_word(lex, "银河") and not _field_word(lex, "咖啡") and not _field_word(lex, "空间")
     assert _field_word(lex, "畜牧") and _field_word(lex, "水文") and _field_word(lex, "税务")
     assert not _field_word(lex, "云帆")  # no dictionary word: an image, a name's stem
     assert not _field_word(lex, "长春")  # a city has its station (长春站) but is no field
@@ -66,3 +68,9 @@ def test_an_office_and_what_is_no_name_after_it_stay_as_they_are() -> None:
     assert _office_led(lex, "队长方便") == "队长方便"
     assert _office_led(lex, "司长青") == "司长青"
     assert _found("班长方才说过，明天一早就出发。\n班长方才走了。") == {}
+
+
+
+def test_an_image_an_office_never_names_still_names_one() -> None:
+    """r64-R: 银河 is a word of the dictionary only as 银河系, a system, not a bureau: 银河公司 is a company's name."""
+    assert _found("他在银河公司当保安。银河公司的大楼是这条街最高的。").get("银河公司") == "组织"
