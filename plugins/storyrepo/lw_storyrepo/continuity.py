@@ -173,16 +173,14 @@ DEVICES = ("对讲机", "步话机", "无线电", "电台", "卫星电话", "通
 """What carries a far voice for as long as a talk lasts besides a phone (a radio, a sect's paired jade talisman):
 its lighting up is its ringing. A phone's or a screen's lighting up is a message, not a call (CALL_OPEN's own forms)."""
 _DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
-CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了(?=[^。！？，,；;\n]{0,8}?(?:号|电话|手机|座机|分机|[0-9０-９]))|回拨|打了个?电话|电话响|手机[^。！？，,；;\n]{0,4}[响震]|"
+CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？，,；;\n]{0,4}[响震]|"
                        r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
                        rf"(?:{_DEVICE})(?:[^。！？，,\n]{{0,4}}?)(?:亮了|亮起|响了|响起|震了|发烫|泛起|传来|传出|那[头边端]|里传|里头传|里响)|"
                        rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)|"
                        r"(?:接过|拿起|抓起|提起|摘下|抄起)了?[^。！？，,\n]{0,2}?(?:听筒|话筒|电话(?![簿本号费单线]))")
 """A phone or video call begun (手机响了, 打来视频, 电话那头, the receiver taken up: 秋生接过听筒, 抓起电话 — twelve books of the
 pool, F2 at stop 59), or any device of :data:`DEVICES` lighting up or carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音):
-it goes on until it is hung up (:data:`HANG_UP`). 拨了 opens one only with what is dialled after it, a number or a phone
-(拨了一长串号码, 拨了他家的电话): 拨了拨炭, 拨了两下算盘 are a hand poking a fire or an abacus, and the paragraphs after them are
-the scene's (gp1, stop 64)."""
+it goes on until it is hung up (:data:`HANG_UP`)."""
 HANG_UP = re.compile(r"(?:电话|视频|语音)(?:就|便|已经)?挂了|挂了(?:电话|视频)|[我先就便]挂了(?=[啊吧哈啦，,。！!…]|$)|挂断|挂掉|"
                      r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|"
                      r"(?:放下|撂下|搁下|挂上|放回)了?(?:听筒|话筒)|把(?:听筒|话筒)[^。！？，,\n]{0,2}?(?:放|搁|撂|挂)|^\s*[*＊—\-~～·]{3,}\s*$|"
@@ -241,15 +239,6 @@ HOLDING_NOW = (rf"(?:{HAND_HOLDS})着(?![的急想命])"
 looks (PS4, stop 63: the verb's class, not the books' words; 连续性-盲评二十, 二十九, 三十四 wrote 捧着, 拄着, 举着) — not
 closed by 的 (拄着的拐: a thing), nor 拿着急 (in a hurry), nor a clause closed on a look of its holder (书记捧着搪瓷缸的样子:
 a picture in the mind, as :data:`LOOK_OF` reads). A row of :data:`ACTS`; 拎着, 提着, 端着, 抱着 were already rows."""
-ACTED_FOR = (r"(?<![要想该肯会能没不别请叫让留送交传寄递还借卖分塞献许嫁托带捎发])(?<![叫让请要托求][他她我你])"
-            r"(?<![叫让请要托求][他她我你]们)(?:给|替|帮)(?:[他她我你]们?|人家)"
-            r"(?![的了过一两几个寄捎汇写留托带传打发说讲报问求告谢想担着高难惋可惦挂操争出作拿撑])[\u4e00-\u9fff]")
-"""A body's act done for someone (娘就着灯给他补袖口, 老周替她擦干了头发, 帮我把箱子抬上车: gp1, stop 64): 给, 替 or 帮, the one
-it is done for by a pronoun, and a verb of the hand — the doer is beside them. Not a wish or a bidding before it (想给他,
-叫她替你, 叫他替她谢谢…: the one bidden does it); not the 给 of a verb of handing over (留给他的, 送给他, 交给他: the one it
-reaches, no act for them); not a giving of a count (给他一个…); nor an act that reaches from afar or into the mind: a
-thing sent or left (给他寄, 替他捎, 给他留, 给他发了一条语音), words (替他说话, 帮他问, 替她谢谢), a feeling (替他高兴,
-替他担心, 替他难过) or counsel (给他出主意, 替他作主, 帮他拿主意, 给他撑腰). A row of :data:`ACTS`."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
@@ -257,7 +246,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着",
-        *CARRYING, *CONVEYING, ALIGHTING, HOLDING_NOW, ACTED_FOR)
+        *CARRYING, *CONVEYING, ALIGHTING, HOLDING_NOW)
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -3658,18 +3647,13 @@ NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|�
 read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
-PLACE_NOUNS = "厂城山乡沟镇村寨场岛营庄屯堡关"
-"""One-character nouns of a kind of place (厂, 城, 乡, 沟…) that 上, 下 or 进 before them make a going to the place of that
-kind the speaker has in mind (上厂, 进城, 下乡): :data:`BACK_ON`'s coming."""
 BACK_ON = re.compile(r"^(?:才|方|再)(?:能|可|得)?[^，,。；;]{0,10}?(?:回来|回去|回到|回(?![信电话复头应答话])|返回|返|赶回|归|"
-                     r"(?:上|下|过|进)来(?![信电话函])|来(?=[。，,；;！!]|$)|"
-                     rf"(?:上|下|进)[{PLACE_NOUNS}](?=[。，,；;！!]|$))")
+                     r"(?:上|下|过|进)来(?![信电话函])|来(?=[。，,；;！!]|$))")
 """A card's dated event that is its owner's coming back on that day (眼下在瑷珲交账，八月二十四才坐官船回胭脂沟; 九月十五才跟
 都尉一起回甲渠障; 十月二十日才结业回场): until that day they are where their card says. A verb of return it must hold
 (回, 返, 归): 才来信, 再上一批新蜜, 才到期 are no coming back (R54), nor 回信, 回电话, 回头; or a coming toward the scene
 (才上来, 才下来, 才过来, 月底才来。: RP2, stop 62 — one whose card comes up to the scene on a day ahead is away until then),
-not 才来信, 才来电话; or going up, down or into a place named by one noun of its kind (:data:`PLACE_NOUNS`) ending the
-clause (才跟委员一起上厂, 开春才进城, 腊月才下乡: gp1, stop 64) — the place the scene is in, said the short way."""
+not 才来信, 才来电话."""
 CARD_YEAR = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})\s*年\s*$")
 """The year a card's dated event says, just before its month (眼下在罗平，1986年九月十四才回): the year it falls in."""
 
@@ -3973,30 +3957,6 @@ def _gone_acts(gone_forms: str, pov_forms: str, pov_pronoun: str) -> tuple[re.Pa
     return to_pov, speaks
 
 
-ARRIVAL_SUBJECT = re.compile(rf"{HE_ONE}|我")
-"""A pronoun that may be the one an arrival's clause tells coming (他回到通铺): :func:`_arrivers`."""
-
-
-def _arrivers(sentence: str, arrival: Callable[[str], re.Match[str] | None], anyone: re.Pattern[str],
-              name: dict[str, str]) -> set[str]:
-    """Who a sentence tells arriving (``arrival`` finds the coming in a clause: 回来, 赶到, 下了火车): the one who comes is
-    the subject of the clause that tells it (gp1, stop 64: 他回到通铺，娘就着灯给他补袖口 — he came back, not she). A
-    clause naming someone (by ``anyone``, each their card's name by ``name``) or a pronoun before its coming has them as
-    its subject: only the people it names come. A clause of no subject before its coming (一早动身，傍晚赶到了) goes on
-    from the clauses before it in the sentence: whoever they name comes, as the whole sentence was read before."""
-    out: set[str] = set()
-    for clause in re.split(r"[，,；;：:]", sentence):
-        found = arrival(clause)
-        if found is None:
-            continue
-        own = {name[m.group()] for m in anyone.finditer(clause)}
-        if own or ARRIVAL_SUBJECT.search(clause, 0, found.start()):
-            out |= own
-        else:
-            out |= {name[m.group()] for m in anyone.finditer(sentence)}
-    return out
-
-
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
                  moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
                  calls: list[bool], entered: dict[str, set[str]] | None = None,
@@ -4072,14 +4032,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
-            if any(f"从{p}" in sentence for p in far.values() if p):
+            if FAR_ARRIVAL.search(SPAN.sub("", AWAITED.sub("", sentence))) and not NOT_NOW.search(sentence) \
+                    or any(f"从{p}" in sentence for p in far.values() if p):
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
-            elif not NOT_NOW.search(sentence):
-                came |= {w for w in _arrivers(sentence, lambda c: FAR_ARRIVAL.search(SPAN.sub("", AWAITED.sub("", c))),
-                                              anyone, name) if w in far}
-            if gone:  # 黄九推门进来: one the draft sent away comes back
-                came |= {w for w in _arrivers(sentence, lambda c: CAME_BACK.search(SPAN.sub("", c)), anyone, name)
-                         if w in gone}
+            if gone and CAME_BACK.search(SPAN.sub("", sentence)):  # 黄九推门进来: one the draft sent away comes back
+                came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in gone}
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
@@ -4477,7 +4434,7 @@ def _at_own_place(narration: str, after: int, place: str) -> bool:
     if not place:
         return False
     verbs = "|".join(sorted((*STAY_VERBS, "待在", "呆在"), key=len, reverse=True))
-    staying = re.compile(rf"{STAYING_BEFORE}(?:{verbs}){re.escape(place)}(?![{PLACE_GOES_ON}])(?!{THING_BESIDE})")
+    staying = re.compile(rf"{STAYING_BEFORE}(?:{verbs}){re.escape(place)}(?![{PLACE_GOES_ON}])")
     return staying.match(narration, after) is not None
 
 
@@ -4485,9 +4442,6 @@ STAYING_BEFORE = r"(?:带着[^，,。！？；;“”\n]{0,8}?)?(?:还|仍|仍�
 """What may stand between a person and their verb of staying (秀兰带着孩子留在镇江, 玉兰还在汉口)."""
 PLACE_GOES_ON = "路街巷弄道桥站港码区县镇村城门楼饭馆店厂"
 """Characters after a place name that make it a longer place (汉口路, 汉口站): not the card's place itself."""
-THING_BESIDE = r"[\u4e00-\u9fff]{1,2}?(?:跟前|旁边|边上|前头|前面|对面|底下|后头|后面)"
-"""A noun after a place name, then a locative of a thing (坐在库伦机跟前, 站在汉口钟底下: gp1, stop 64): the place names a
-thing (the line, the clock) beside which someone is — no stay at the place itself (:func:`_at_own_place`)."""
 
 
 LOOKED_AT = re.compile(r"(?:对着|盯着|看着|望着|瞅着|守着)[^。！？；;，,“”\n]{0,6}?屏幕(?![里上中那])")
