@@ -249,14 +249,15 @@ def main() -> None:
                    "连续性-盲评四十二", "连续性-盲评四十三", "连续性-盲评四十四", "连续性-盲评四十五",
                    "连续性-盲评四十六", "连续性-盲评四十七", "连续性-盲评四十八", "连续性-盲评四十九",
                    "连续性-盲评五十", "连续性-盲评五十一", "连续性-盲评五十二", "连续性-盲评五十三",
-                   "连续性-盲评五十四", "连续性-盲评五十五"):
-        # first runs: the READMEs; all tuned on since but 盲评四, 五十四 and 五十五 (the evaluation sets here; 十二 and 十三 are development
+                   "连续性-盲评五十四", "连续性-盲评五十五", "连续性-盲评五十六", "连续性-盲评五十七"):
+        # first runs: the READMEs; all tuned on since but 盲评四, 五十六 and 五十七 (the evaluation sets here; 十二 and 十三 are development
         # sets since task C9, 十四 since task C10, 十五 since task C12, 十六 and 十七 since task C16, 十八 to 二十一 since
         # stop 47, 二十二 and 二十三 since stop 48, 二十四 and 二十五 since stop 49, 二十六 and 二十七 since stop 50,
         # 二十八 and 二十九 since stop 51, 三十 and 三十一 since stop 52, 三十二 and 三十三 since stop 53,
         # 三十四 and 三十五 since stop 54, 三十六 and 三十七 since stop 55, 三十八 and 三十九 since stop 56, 四十 and 四十一
         # since stop 57, 四十二 and 四十三 since stop 58, 四十四 and 四十五 since stop 59, 四十六 and 四十七 since stop 60,
-        # 四十八 and 四十九 since stop 61, 五十 and 五十一 since stop 62, 五十二 and 五十三 since stop 63)
+        # 四十八 and 四十九 since stop 61, 五十 and 五十一 since stop 62, 五十二 and 五十三 since stop 63, 五十四 and
+        # 五十五 since stop 64)
         if (corpus / folder).is_dir():
             print(f"checks    {folder:8s} {check_score(corpus / folder).line()}")
     if not args.keep:
