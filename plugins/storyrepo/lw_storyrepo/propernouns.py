@@ -58,7 +58,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Sequence
 
 from lwcore.api import LwError
 
@@ -1121,7 +1121,7 @@ things to them (咖啡厅, 空间站, 银河系 — r64-R, an outside reader's c
 
 
 def _field_word(lex: _Lexicon, stem: str) -> bool:
-    """Whether ``stem`` is a common word that names a trade or a field of knowledge: the dictionary joins it to an office's
+    """Whether ``stem`` is a common word that names a trade or a field of knowledge: the dictionary joins it to a bureau's word
     (兽医 → 兽医局, 海事 → 海事局). Before an institution's word (研究所, 学院, 公司) such a word says
     what kind the institution is (兽医研究所: an institute of veterinary medicine), not which one; a name's stem is an
     image or a place (星河资本, 银河公司, 玫瑰舞厅), which no bureau is named after; a place (tagged so) is no field (长春宫), and a
@@ -3251,6 +3251,19 @@ def _county_led(lex: _Lexicon, name: str) -> str:
     return name
 
 
+def _keep_tails(candidates: dict[str, _Candidate], tails: dict[str, str], known: Collection[str] = (), kind: str = "") -> None:
+    """Each candidate of ``tails`` (read once, before any is changed) becomes its tail, the name its head only places or
+    titles: moved to the tail's offset, given ``kind`` when one is given, and dropped when the tail is ``known`` or
+    already a candidate (that one is kept)."""
+    for name, tail in tails.items():
+        c = candidates.pop(name)
+        if tail in known or tail in candidates:
+            continue
+        c.name, c.kind = tail, kind or c.kind
+        c.first = (c.first[0], c.first[1] + len(name) - len(tail))
+        candidates[tail] = c
+
+
 OFFICE_ENDS = frozenset("长官")
 """The last character of a word for an office (巡长, 局长, 提调官, 书记官): before a full name, the title the person holds
 (r64-n39)."""
@@ -3939,20 +3952,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
-    led = {n: village for n in candidates if (village := _county_led(lex, n)) != n}  # each candidate read once
-    for name, village in led.items():  # 潮安+蔗林村: the village, its county before it
-        c = candidates.pop(name)
-        c.name = village
-        c.first = (c.first[0], c.first[1] + len(name) - len(c.name))
-        candidates.setdefault(c.name, c)
-    titled = {n: person for n in candidates if (person := _office_led(lex, n)) != n}
-    for name, person in titled.items():  # 巡长+方镇川: the person under the title he holds, or a known one (r64-n39)
-        c = candidates.pop(name)
-        if person in known_set or person in candidates:
-            continue
-        c.name, c.kind = person, "人物"
-        c.first = (c.first[0], c.first[1] + len(name) - len(person))
-        candidates[person] = c
+    # 潮安+蔗林村: the village, its county before it; 巡长+方镇川: the person under the title he holds, or a known one (r64-n39)
+    _keep_tails(candidates, {n: village for n in candidates if (village := _county_led(lex, n)) != n})
+    _keep_tails(candidates, {n: person for n in candidates if (person := _office_led(lex, n)) != n}, known_set, "人物")
     for name in [n for n in candidates if n in stations]:  # 长白山+雪岭气象站: the real place is the address (N32)
         for longer in [w for w in candidates if w != name and w.endswith(name)
                        and lex.tags.get(w[:-len(name)], "").startswith(COUNTY_TAGS)]:

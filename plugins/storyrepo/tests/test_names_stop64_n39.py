@@ -7,7 +7,7 @@
 
 A Chinese institution named by what it does (兽医研究所, an institute of veterinary medicine; 海事学院, a maritime
 college) is the common noun for any such institution; a named one carries an image, a coined word, a place or a number
-that picks it out (星河资本, 长春宫, 第七研究所). The dictionary tells a field's word: it joins it to the word of an
+that picks it out (星河资本, 长春宫, 第七研究所). The dictionary tells a field's word: it joins it to the word of a
 government bureau (畜牧 → 畜牧局, 水文 → 水文局, 税务 → 税务局, :data:`FIELD_OFFICES`), which no image and no
 coined word is (a hall, a station, a system are not: 咖啡厅, 空间站, 银河系 — r64-R).
 
@@ -38,7 +38,7 @@ def test_a_field_word_is_one_the_dictionary_joins_to_an_office() -> None:
     assert not _field_word(lex, "银河") and not _field_word(lex, "咖啡") and not _field_word(lex, "空间")
     assert _field_word(lex, "畜牧") and _field_word(lex, "水文") and _field_word(lex, "税务")
     assert not _field_word(lex, "云帆")  # no dictionary word: an image, a name's stem
-    assert not _field_word(lex, "长春")  # a city has its station (长春站) but is no field
+    assert not _field_word(lex, "长春")  # a city is tagged a place: no field
     assert not _field_word(lex, "第三")  # a number picks one of many
 
 
